@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/diag"
+)
+
+// diagFlags are the flags that control how diagnostics are reported.
+type diagFlags struct {
+	format  string
+	werror  bool
+	quiet   bool
+	verbose bool
+}
+
+func (f *diagFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&f.format, "format", "text", "diagnostics format: text or json")
+	c.Flags().BoolVar(&f.werror, "werror", false, "treat warnings as errors")
+	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "do not print info diagnostics")
+}
+
+func (f *diagFlags) validate() error {
+	switch f.format {
+	case "text", "json":
+		return nil
+	}
+	return fmt.Errorf("unknown --format %q (want text or json)", f.format)
+}
+
+func (f *diagFlags) options() compiler.Options {
+	return compiler.Options{WarningsAsErrors: f.werror}
+}
+
+// print reports the diagnostics of every result: text to stderr, json to
+// stdout.
+func (f *diagFlags) print(stdout, stderr io.Writer, rs []*compiler.Result) error {
+	var all diag.List
+	for _, r := range rs {
+		for _, d := range r.Diagnostics {
+			if f.quiet && d.Severity == diag.Info {
+				continue
+			}
+			all = append(all, d)
+		}
+	}
+	switch f.format {
+	case "json":
+		return writeJSON(stdout, all)
+	}
+	if err := all.WriteText(stderr); err != nil {
+		return err
+	}
+	if e, w := all.Count(diag.Error), all.Count(diag.Warning); e+w > 0 {
+		fmt.Fprintf(stderr, "%d error(s), %d warning(s)\n", e, w)
+	}
+	return nil
+}
+
+type jsonNote struct {
+	Pos     string `json:"pos,omitempty"`
+	Message string `json:"message"`
+}
+
+type jsonDiag struct {
+	File     string     `json:"file"`
+	Line     int        `json:"line"`
+	Col      int        `json:"col"`
+	Severity string     `json:"severity"`
+	Code     string     `json:"code"`
+	Message  string     `json:"message"`
+	Notes    []jsonNote `json:"notes,omitempty"`
+}
+
+func writeJSON(w io.Writer, l diag.List) error {
+	out := make([]jsonDiag, 0, len(l))
+	for _, d := range l {
+		j := jsonDiag{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: d.Severity.String(), Code: d.Code, Message: d.Message}
+		for _, n := range d.Notes {
+			jn := jsonNote{Message: n.Message}
+			if n.Pos.IsValid() {
+				jn.Pos = n.Pos.String()
+			}
+			j.Notes = append(j.Notes, jn)
+		}
+		out = append(out, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

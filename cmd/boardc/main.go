@@ -1,0 +1,7 @@
+// Command boardc compiles declarative board descriptions (CUE) into
+// device-tree fragments, driver init snippets and runtime tuning.
+package main
+
+import "os"
+
+func main() { os.Exit(run(os.Args[1:])) }

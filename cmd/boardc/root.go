@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0 // success
+	exitDiags = 1 // the description has errors
+	exitUsage = 2 // usage or internal error
+)
+
+// exitError carries an exit code out of a command.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// run executes the CLI with args and returns the process exit code.
+func run(args []string) int {
+	return runWith(args, os.Stdout, os.Stderr)
+}
+
+func runWith(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ee exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintf(stderr, "boardc: %v\n", err)
+		return exitUsage
+	}
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "boardc",
+		Short: "Compile board descriptions into device-tree fragments, driver snippets and runtime tuning",
+		Long: `boardc compiles a declarative board description, written in CUE and checked
+against an embedded schema, into the files that otherwise drift apart:
+a device-tree fragment, Linux driver init snippets and runtime tuning.
+
+A BOARD argument is a directory holding the board's CUE package, or a
+single .cue file.
+
+Exit status: 0 success, 1 the description has errors, 2 usage or internal error.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newBuild(), newVet(), newSchema(), newChecks(), newVersion())
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError(c, err)
+	})
+	return root
+}
+
+// usageError prints err with the command's usage line and exits 2.
+func usageError(c *cobra.Command, err error) error {
+	fmt.Fprintf(c.ErrOrStderr(), "boardc %s: %v\nRun '%s --help' for usage.\n", c.Name(), err, c.CommandPath())
+	return exitError{exitUsage}
+}

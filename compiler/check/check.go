@@ -1,0 +1,151 @@
+// Package check runs the semantic checks over a lowered board. It is
+// modelled on golang.org/x/tools/go/analysis: each check is a small value
+// with a stable code, a name, a severity, a one-paragraph doc and a run
+// function, one file per check, all registered in All.
+package check
+
+import (
+	"fmt"
+	"sort"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// Check is one semantic check.
+type Check struct {
+	// Code is the stable code printed in diagnostics, e.g. "BC0101".
+	Code string
+	// Name is a short kebab-case name.
+	Name string
+	// Severity is the severity of the check's findings.
+	Severity diag.Severity
+	// Doc is one paragraph: what the check finds and what it costs.
+	Doc string
+	// Run inspects the board and reports findings through the pass.
+	Run func(*Pass)
+}
+
+// Pass is one run of one check over one board.
+type Pass struct {
+	Board *ir.Board
+	check *Check
+	found []finding
+}
+
+// finding is a diagnostic with the element it is about, for waivers.
+type finding struct {
+	on string
+	d  diag.Diagnostic
+}
+
+// Report records a finding about element on (a waiver target such as
+// "masters.crypto") at pos.
+func (p *Pass) Report(on string, pos ir.Pos, msg string, notes ...diag.Note) {
+	p.ReportSeverity(p.check.Severity, on, pos, msg, notes...)
+}
+
+// ReportSeverity is Report with a severity other than the check's own,
+// for checks whose findings come in two strengths.
+func (p *Pass) ReportSeverity(s diag.Severity, on string, pos ir.Pos, msg string, notes ...diag.Note) {
+	p.found = append(p.found, finding{on: on, d: diag.Diagnostic{
+		Pos: pos, Severity: s, Code: p.check.Code, Message: msg, Notes: notes,
+	}})
+}
+
+// Reportf is Report with a formatted message and no notes.
+func (p *Pass) Reportf(on string, pos ir.Pos, format string, args ...any) {
+	p.Report(on, pos, fmt.Sprintf(format, args...))
+}
+
+// Note builds a note line.
+func Note(pos ir.Pos, format string, args ...any) diag.Note {
+	return diag.Note{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// Lookup returns the check with the given code or name, or nil.
+func Lookup(codeOrName string) *Check {
+	for _, c := range All() {
+		if c.Code == codeOrName || c.Name == codeOrName {
+			return c
+		}
+	}
+	return nil
+}
+
+// Run runs every check over the board and applies its waivers. A waiver
+// without a reason is an error; a waiver that silences nothing is a
+// warning.
+func Run(b *ir.Board) diag.List {
+	var found []finding
+	for _, c := range All() {
+		p := &Pass{Board: b, check: c}
+		c.Run(p)
+		found = append(found, p.found...)
+	}
+	out := applyWaivers(b, found)
+	out.Sort()
+	return out
+}
+
+func applyWaivers(b *ir.Board, found []finding) diag.List {
+	used := make([]bool, len(b.Waivers))
+	var out diag.List
+	for _, f := range found {
+		waived := false
+		for i, w := range b.Waivers {
+			if w.Check == f.d.Code && w.On == f.on && w.Reason != "" {
+				used[i], waived = true, true
+			}
+		}
+		if !waived {
+			out = append(out, f.d)
+		}
+	}
+	for i, w := range b.Waivers {
+		switch {
+		case w.Reason == "":
+			out = append(out, diag.Diagnostic{
+				Pos: w.Pos, Severity: diag.Error, Code: WaiverReason.Code,
+				Message: fmt.Sprintf("waiver of %s on %s has no reason", w.Check, w.On),
+				Notes:   []diag.Note{{Message: "a waiver must say why the finding does not apply to this element"}},
+			})
+		case Lookup(w.Check) == nil:
+			out = append(out, diag.Diagnostic{
+				Pos: w.Pos, Severity: diag.Error, Code: WaiverUnused.Code,
+				Message: fmt.Sprintf("waiver names unknown check %s", w.Check),
+				Notes:   []diag.Note{{Message: "boardc checks lists the codes"}},
+			})
+		case !used[i]:
+			out = append(out, diag.Diagnostic{
+				Pos: w.Pos, Severity: diag.Warning, Code: WaiverUnused.Code,
+				Message: fmt.Sprintf("waiver of %s on %s silences nothing", w.Check, w.On),
+			})
+		}
+	}
+	return out
+}
+
+// WaiverReason is the check on waivers without a written reason.
+var WaiverReason = &Check{
+	Code: "BC0010", Name: "waiver-reason", Severity: diag.Error,
+	Doc: "A waiver silences one check on one element of the description and must say why, in its " +
+		"reason field. A waiver without a reason is an error: an unexplained silence is how a " +
+		"missing dma-coherent or a wrong DMA mask survives review.",
+	Run: func(*Pass) {},
+}
+
+// WaiverUnused is the check on waivers that silence nothing.
+var WaiverUnused = &Check{
+	Code: "BC0011", Name: "waiver-unused", Severity: diag.Warning,
+	Doc: "A waiver that silences no finding, or names a check that does not exist, is reported so " +
+		"that stale waivers are removed once the description is fixed.",
+	Run: func(*Pass) {},
+}
+
+// sortedCodes returns the codes of checks, sorted, for listing.
+func sortedCodes(cs []*Check) []*Check {
+	out := append([]*Check(nil), cs...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}

@@ -1,0 +1,30 @@
+package check
+
+import (
+	"fmt"
+
+	"boardc.dev/boardc/compiler/diag"
+)
+
+// CPUTopology checks that the clusters number the CPUs 0..N-1, each once.
+var CPUTopology = &Check{
+	Code: "BC0401", Name: "cpu-topology", Severity: diag.Error,
+	Doc: "The clusters must list every logical CPU exactly once, numbered 0..N-1 as Linux numbers " +
+		"them. Stash destinations, DPIO affinity and every CPU mask are computed from this list; " +
+		"a gap or a duplicate puts work on a CPU that does not exist.",
+	Run: func(p *Pass) {
+		seen := map[int]bool{}
+		n := p.Board.SoC.NumCPUs()
+		for _, c := range p.Board.SoC.Clusters {
+			for _, cpu := range c.CPUs {
+				switch {
+				case seen[cpu]:
+					p.Report("cpus", c.Pos, fmt.Sprintf("CPU %d is listed in more than one place", cpu))
+				case cpu >= n:
+					p.Report("cpus", c.Pos, fmt.Sprintf("CPU %d is out of range: the clusters hold %d CPUs, numbered 0..%d", cpu, n, n-1))
+				}
+				seen[cpu] = true
+			}
+		}
+	},
+}

@@ -1,0 +1,18 @@
+package check
+
+// All returns every check, sorted by code. The list is the registry: a
+// check exists when it is named here.
+func All() []*Check {
+	return sortedCodes([]*Check{
+		WaiverReason,
+		WaiverUnused,
+		CoherentOnNonCoherentBus,
+		CoherencyOverrideReason,
+		CoherencyOptOut,
+		CoherencyUnverified,
+		DMABelowRAM,
+		DMAAboveBus,
+		DMARangesCells,
+		CPUTopology,
+	})
+}

@@ -1,0 +1,76 @@
+// Package compiler compiles a board description: load and unify with the
+// schema, lower to the IR, run the checks, and hand the IR to the emitters.
+// The result is data (IR, diagnostics, files); the compiler does no disk
+// I/O besides reading the description.
+package compiler
+
+import (
+	"boardc.dev/boardc/compiler/check"
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/outputs"
+	"boardc.dev/boardc/outputs/dts"
+)
+
+// Emitters returns the emitters every build runs, in order.
+func Emitters() []outputs.Emitter {
+	return []outputs.Emitter{dts.Emitter}
+}
+
+// Result is the outcome of compiling one board.
+type Result struct {
+	// Board is the lowered board; nil when loading failed.
+	Board *ir.Board
+	// Diagnostics are every finding, sorted by position.
+	Diagnostics diag.List
+	// Files are the generated files, sorted by path; empty when any
+	// diagnostic is an error.
+	Files []outputs.File
+}
+
+// Options change how a board is compiled.
+type Options struct {
+	// WarningsAsErrors turns every warning into an error.
+	WarningsAsErrors bool
+}
+
+// Compiler compiles boards. It holds one CUE context with the schema
+// compiled once; it is not safe for concurrent use.
+type Compiler struct {
+	loader *load.Loader
+}
+
+// New returns a Compiler.
+func New() (*Compiler, error) {
+	l, err := load.New()
+	if err != nil {
+		return nil, err
+	}
+	return &Compiler{loader: l}, nil
+}
+
+// Compile compiles the board at path (a directory or a .cue file).
+func (c *Compiler) Compile(path string, opts Options) *Result {
+	b, ds := c.loader.Load(path)
+	if b == nil {
+		return &Result{Diagnostics: ds}
+	}
+	r := &Result{Board: b, Diagnostics: append(ds, check.Run(b)...)}
+	if opts.WarningsAsErrors {
+		for i := range r.Diagnostics {
+			if r.Diagnostics[i].Severity == diag.Warning {
+				r.Diagnostics[i].Severity = diag.Error
+			}
+		}
+	}
+	r.Diagnostics.Sort()
+	if r.Diagnostics.HasErrors() {
+		return r
+	}
+	for _, e := range Emitters() {
+		r.Files = append(r.Files, e.Emit(b)...)
+	}
+	outputs.SortFiles(r.Files)
+	return r
+}

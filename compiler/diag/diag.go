@@ -1,0 +1,118 @@
+// Package diag defines compiler diagnostics and their text form:
+//
+//	file:line:col: severity: message [CODE]
+//	    note: ...
+package diag
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// Severity orders diagnostics from informational to fatal.
+type Severity int
+
+// Severities.
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+// String returns the severity as printed in diagnostics.
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	default:
+		return "error"
+	}
+}
+
+// Note is an indented follow-up line of a diagnostic.
+type Note struct {
+	Pos     ir.Pos // may be invalid
+	Message string
+}
+
+// Diagnostic is one finding about a board description.
+type Diagnostic struct {
+	Pos      ir.Pos
+	Severity Severity
+	Code     string
+	Message  string
+	Notes    []Note
+}
+
+// String formats d as its first line.
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos, d.Severity, d.Message, d.Code)
+}
+
+// List is a list of diagnostics.
+type List []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (l List) HasErrors() bool {
+	for _, d := range l {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Count returns how many diagnostics have severity s.
+func (l List) Count(s Severity) int {
+	n := 0
+	for _, d := range l {
+		if d.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Sort orders the list by file, line, column, then code.
+func (l List) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return l[i].Code < l[j].Code
+	})
+}
+
+// WriteText writes the list in the text form, one diagnostic with its notes
+// after another.
+func (l List) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, d := range l {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+		for _, n := range d.Notes {
+			b.WriteString("    note: ")
+			if n.Pos.IsValid() {
+				b.WriteString(n.Pos.String())
+				b.WriteString(": ")
+			}
+			b.WriteString(n.Message)
+			b.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,152 @@
+package ir
+
+// Bus is an interconnect as the device tree describes it.
+type Bus struct {
+	Key  string
+	Pos  Pos
+	Node Node
+	// Parent is the enclosing bus, nil for a bus directly under the root.
+	Parent       *Bus
+	AddressCells int
+	SizeCells    int
+	CellsPos     Pos
+	// AddressBits is the interconnect's DMA address width, 0 when unknown.
+	AddressBits    int
+	AddressBitsPos Pos
+	Coherency      BusCoherency
+	// DMARanges holds the bus's translations; HasDMARanges distinguishes an
+	// empty (identity) dma-ranges from none at all.
+	DMARanges    []DMARange
+	HasDMARanges bool
+	DMARangesPos Pos
+}
+
+// ParentCells returns the #address-cells and #size-cells of the bus's
+// parent node: the root's for a bus directly under the root.
+func (s *SoC) ParentCells(b *Bus) (addr, size int) {
+	if b.Parent == nil {
+		return s.RootAddressCells, s.RootSizeCells
+	}
+	return b.Parent.AddressCells, b.Parent.SizeCells
+}
+
+// Ancestors returns the bus's parents, nearest first.
+func (b *Bus) Ancestors() []*Bus {
+	var out []*Bus
+	for p := b.Parent; p != nil; p = p.Parent {
+		out = append(out, p)
+	}
+	return out
+}
+
+// Coherency scope values of BusCoherency.Masters.
+const (
+	ScopeAll      = "all"
+	ScopeVerified = "verified"
+)
+
+// BusCoherency is the interconnect-level coherency fact.
+type BusCoherency struct {
+	Coherent bool
+	Source   string
+	// Masters is ScopeAll or ScopeVerified.
+	Masters string
+	Pos     Pos
+}
+
+// DMARange is one dma-ranges triplet.
+type DMARange struct {
+	Child, Parent, Size uint64
+	Pos                 Pos
+}
+
+// Master is a DMA-capable device.
+type Master struct {
+	Key           string
+	Pos           Pos
+	Node          Node
+	Compatible    []string
+	CompatiblePos Pos
+	Bus           *Bus
+	BusPos        Pos
+	DMABits       int
+	DMABitsPos    Pos
+	// Coherency is the master's own fact, nil when it has none.
+	Coherency *MasterCoherency
+	IOMMU     string
+	Driver    string
+	Enabled   bool
+	IRQs      []IRQ    // sorted by Key
+	NetDevs   []NetDev // sorted by Name
+}
+
+// MasterCoherency is a master-level coherency fact.
+type MasterCoherency struct {
+	Coherent bool
+	Source   string
+	Reason   string
+	Pos      Pos
+}
+
+// Coherence says how a master's effective coherency was decided.
+type Coherence int
+
+// The ways a master's coherency is decided.
+const (
+	// NonCoherentBus: the bus cannot snoop; the master is not coherent.
+	NonCoherentBus Coherence = iota
+	// Inherited: a coherent bus whose fact covers all masters.
+	Inherited
+	// Verified: the master's own fact on a coherent bus says coherent.
+	Verified
+	// OptedOut: the master's own fact on a coherent bus says non-coherent.
+	OptedOut
+	// Unverified: a coherent bus that covers only verified masters, and the
+	// master has no fact of its own.
+	Unverified
+)
+
+// Coherence returns how the master's coherency is decided.
+func (m *Master) Coherence() Coherence {
+	switch {
+	case !m.Bus.Coherency.Coherent:
+		return NonCoherentBus
+	case m.Coherency != nil && m.Coherency.Coherent:
+		return Verified
+	case m.Coherency != nil:
+		return OptedOut
+	case m.Bus.Coherency.Masters == ScopeAll:
+		return Inherited
+	default:
+		return Unverified
+	}
+}
+
+// Coherent reports whether the master's DMA is cache-coherent. A master is
+// never coherent on a bus that cannot snoop, whatever its own fact says.
+func (m *Master) Coherent() bool {
+	c := m.Coherence()
+	return c == Inherited || c == Verified
+}
+
+// IRQ is an IRQ of a master, by its action name in /proc/interrupts.
+type IRQ struct {
+	Key  string
+	Name string
+	Pos  Pos
+}
+
+// NetDev is a network interface of a master.
+type NetDev struct {
+	Name     string
+	RxQueues int
+	TxQueues int
+	RSS      bool
+	Pos      Pos
+}
+
+// MemRegion is a RAM region.
+type MemRegion struct {
+	Base, Size uint64
+	Pos        Pos
+}

@@ -1,0 +1,166 @@
+// Package ir is the intermediate representation of a board: plain Go values
+// lowered from a checked CUE description. Every fact carries the position of
+// the CUE that stated it, so diagnostics and generated lines can point back
+// to their source.
+//
+// Emitters and checks see only this package; they never see a cue.Value.
+// Collections are slices sorted by key, so ranging over them is deterministic.
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pos is a position in a CUE source file. The zero Pos is unknown.
+type Pos struct {
+	// File is the file as diagnostics print it: relative to the working
+	// directory where it can be.
+	File string
+	// Src is the file relative to the description's CUE module root, as
+	// provenance comments in generated files print it, so that they do not
+	// depend on where the description was checked out.
+	Src       string
+	Line, Col int
+}
+
+// IsValid reports whether p names a file.
+func (p Pos) IsValid() bool { return p.File != "" }
+
+// String formats p as file:line:col.
+func (p Pos) String() string {
+	switch {
+	case !p.IsValid():
+		return "-"
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Short formats p as src:line, the form provenance comments in generated
+// files use.
+func (p Pos) Short() string {
+	if !p.IsValid() {
+		return "-"
+	}
+	f := p.Src
+	if f == "" {
+		f = p.File
+	}
+	return fmt.Sprintf("%s:%d", f, p.Line)
+}
+
+// Board is a complete, lowered board description.
+type Board struct {
+	Name       string
+	Pos        Pos // position of the board's name
+	Model      string
+	Compatible []string
+	// CompatiblePos is the position of the board's compatible list.
+	CompatiblePos Pos
+	// DTS is the upstream .dts the fragment is included from, if declared.
+	DTS     string
+	SoC     SoC
+	Memory  []MemRegion
+	Policy  Policy
+	Waivers []Waiver
+	// Sources lists the CUE files the description was loaded from, sorted.
+	Sources []string
+}
+
+// CIdent returns the board's name as a C identifier fragment.
+func (b *Board) CIdent() string { return CIdent(b.Name) }
+
+// RAMTop returns one past the highest RAM address of the board, or 0 when no
+// memory is declared.
+func (b *Board) RAMTop() uint64 {
+	var top uint64
+	for _, m := range b.Memory {
+		if end := m.Base + m.Size; end > top || end < m.Base {
+			if end < m.Base { // wrapped past 2^64
+				return ^uint64(0)
+			}
+			top = end
+		}
+	}
+	return top
+}
+
+// SoC is an SoC description.
+type SoC struct {
+	Name       string
+	Pos        Pos
+	Compatible []string
+	// RootAddressCells and RootSizeCells are the root node's cell counts.
+	RootAddressCells int
+	RootSizeCells    int
+	Clusters         []Cluster
+	Buses      []*Bus    // sorted by Key
+	Masters    []*Master // sorted by Key
+	DPAA2      *DPAA2    // nil when the SoC has no DPAA2
+}
+
+// NumCPUs returns the number of CPUs over all clusters.
+func (s *SoC) NumCPUs() int {
+	n := 0
+	for _, c := range s.Clusters {
+		n += len(c.CPUs)
+	}
+	return n
+}
+
+// Bus returns the bus with the given key, or nil.
+func (s *SoC) Bus(key string) *Bus {
+	for _, b := range s.Buses {
+		if b.Key == key {
+			return b
+		}
+	}
+	return nil
+}
+
+// Master returns the master with the given key, or nil.
+func (s *SoC) Master(key string) *Master {
+	for _, m := range s.Masters {
+		if m.Key == key {
+			return m
+		}
+	}
+	return nil
+}
+
+// Cluster is a group of CPUs sharing a cache.
+type Cluster struct {
+	Core string
+	CPUs []int
+	Pos  Pos
+}
+
+// Node names a device-tree node.
+type Node struct {
+	Label string // may be empty
+	Path  string
+	Pos   Pos
+}
+
+// Ref returns the DT reference to the node: &label, or &{/path} when it has
+// no label.
+func (n Node) Ref() string {
+	if n.Label != "" {
+		return "&" + n.Label
+	}
+	return "&{" + n.Path + "}"
+}
+
+// CIdent maps a name to a C identifier fragment: lower case, with every
+// character outside [a-z0-9_] replaced by '_'.
+func CIdent(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}

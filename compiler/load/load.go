@@ -1,0 +1,169 @@
+// Package load reads a board description written in CUE, unifies it with the
+// embedded schema, and lowers it to the IR. It is the only package of boardc
+// that imports cuelang.org/go.
+package load
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/load"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/schema"
+)
+
+// Codes of the diagnostics the loader reports.
+const (
+	CodeLoad      = "BC0001" // a file or package could not be read or parsed
+	CodeSchema    = "BC0002" // a value violates the schema
+	CodeUnknown   = "BC0003" // a field the schema does not define
+	CodeMissing   = "BC0004" // a required field is missing or not concrete
+	CodeReference = "BC0005" // a reference to an undeclared bus, master or IRQ
+)
+
+// Loader loads board descriptions. The schema is compiled once per Loader;
+// a Loader is not safe for concurrent use (one per goroutine).
+type Loader struct {
+	ctx   *cue.Context
+	board cue.Value // #Board
+	wd    string
+}
+
+// New returns a Loader with the embedded schema compiled.
+func New() (*Loader, error) {
+	ctx := cuecontext.New()
+	s := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
+	if err := s.Err(); err != nil {
+		return nil, fmt.Errorf("compiling embedded schema: %v", err)
+	}
+	wd, _ := os.Getwd()
+	return &Loader{ctx: ctx, board: s.LookupPath(cue.MakePath(cue.Def("Board"))), wd: wd}, nil
+}
+
+// Load loads the board described by path, a directory holding a CUE package
+// or a single .cue file. It returns the lowered board, or nil and at least
+// one error diagnostic.
+func (l *Loader) Load(path string) (*ir.Board, diag.List) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, l.pathError(path, err.Error())
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, l.pathError(path, describeStatErr(err))
+	}
+	cfg := &load.Config{Dir: abs}
+	arg := "."
+	if !fi.IsDir() {
+		if filepath.Ext(abs) != ".cue" {
+			return nil, l.pathError(path, "not a .cue file or a directory")
+		}
+		cfg.Dir, arg = filepath.Dir(abs), abs
+	}
+	insts := load.Instances([]string{arg}, cfg)
+	if len(insts) != 1 {
+		return nil, l.pathError(path, "expected one CUE package")
+	}
+	inst := insts[0]
+	p := &positions{wd: l.wd, root: inst.Root, dir: cfg.Dir}
+	if inst.Err != nil {
+		return nil, p.fromCUE(inst.Err, cue.Value{}, CodeLoad)
+	}
+	data := l.ctx.BuildInstance(inst)
+	if err := data.Err(); err != nil {
+		return nil, p.fromCUE(err, cue.Value{}, CodeLoad)
+	}
+	v := data.Unify(l.board)
+	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
+		return nil, p.fromCUE(err, data, CodeSchema)
+	}
+	lw := &lowerer{pos: p}
+	b := lw.board(node{v: v, d: data, pos: p, fallback: p.dirPos()})
+	if len(lw.diags) > 0 {
+		return nil, lw.diags
+	}
+	b.Sources = sources(inst)
+	return b, nil
+}
+
+func (l *Loader) pathError(path, msg string) diag.List {
+	return diag.List{{
+		Pos:      ir.Pos{File: path, Src: path},
+		Severity: diag.Error,
+		Code:     CodeLoad,
+		Message:  msg,
+	}}
+}
+
+func describeStatErr(err error) string {
+	switch {
+	case os.IsNotExist(err):
+		return "no such file or directory"
+	case os.IsPermission(err):
+		return "permission denied"
+	}
+	return err.Error()
+}
+
+// sources lists the CUE files of the instance and of every package it
+// imports from the module (not the standard library), sorted, for
+// dependency files.
+func sources(inst *build.Instance) []string {
+	seen := map[string]bool{}
+	var walk func(*build.Instance)
+	walk = func(i *build.Instance) {
+		for _, f := range i.BuildFiles {
+			seen[f.Filename] = true
+		}
+		for _, imp := range i.Imports {
+			walk(imp)
+		}
+	}
+	walk(inst)
+	out := make([]string, 0, len(seen))
+	for f := range seen {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// positions converts CUE positions to IR positions, relative to the working
+// directory for display and to the module root for provenance.
+type positions struct {
+	wd, root, dir string
+}
+
+func (p *positions) convert(file string, line, col int) ir.Pos {
+	if file == "" {
+		return ir.Pos{}
+	}
+	pos := ir.Pos{File: file, Src: filepath.Base(file), Line: line, Col: col}
+	if p.wd != "" {
+		if r, err := filepath.Rel(p.wd, file); err == nil && !strings.HasPrefix(r, "..") {
+			pos.File = r
+		}
+	}
+	base := p.root
+	if base == "" {
+		base = p.dir
+	}
+	if r, err := filepath.Rel(base, file); err == nil && !strings.HasPrefix(r, "..") {
+		pos.Src = filepath.ToSlash(r)
+	}
+	return pos
+}
+
+// dirPos is the position of the board itself, used when nothing closer is
+// known.
+func (p *positions) dirPos() ir.Pos {
+	return p.convert(p.dir, 0, 0)
+}

@@ -1,0 +1,239 @@
+package load
+
+import (
+	"fmt"
+	"sort"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// lowerer turns a validated description into the IR, resolving references
+// between its parts (master.bus, bus.parent). A reference to something the
+// description does not declare is reported at the reference.
+type lowerer struct {
+	pos   *positions
+	diags diag.List
+}
+
+func (lw *lowerer) errorf(pos ir.Pos, format string, args ...any) {
+	lw.diags = append(lw.diags, diag.Diagnostic{
+		Pos: pos, Severity: diag.Error, Code: CodeReference,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+func (lw *lowerer) board(n node) *ir.Board {
+	b := &ir.Board{
+		Name:          n.at("name").str(),
+		Pos:           n.at("name").Pos(),
+		Compatible:    n.at("compatible").strs(),
+		CompatiblePos: n.at("compatible").Pos(),
+	}
+	if m := n.at("model"); m.exists() {
+		b.Model = m.str()
+	}
+	if d := n.at("dts"); d.exists() {
+		b.DTS = d.str()
+	}
+	b.SoC = lw.soc(n.at("soc"))
+	for _, m := range n.at("memory").list() {
+		b.Memory = append(b.Memory, ir.MemRegion{Base: m.at("base").uint(), Size: m.at("size").uint(), Pos: m.Pos()})
+	}
+	b.Policy = lw.policy(n.at("policy"))
+	for _, w := range n.at("waivers").list() {
+		b.Waivers = append(b.Waivers, ir.Waiver{
+			Check: w.at("check").str(), On: w.at("on").str(),
+			Reason: w.at("reason").str(), Pos: w.Pos(),
+		})
+	}
+	return b
+}
+
+func (lw *lowerer) soc(n node) ir.SoC {
+	s := ir.SoC{
+		Name:             n.at("name").str(),
+		Pos:              n.at("name").Pos(),
+		Compatible:       n.at("compatible").strs(),
+		RootAddressCells: n.at("root").at("#address-cells").int(),
+		RootSizeCells:    n.at("root").at("#size-cells").int(),
+	}
+	for _, c := range n.at("cpus").at("clusters").list() {
+		s.Clusters = append(s.Clusters, ir.Cluster{Core: c.at("core").str(), CPUs: c.at("cpus").ints(), Pos: c.Pos()})
+	}
+	byKey := map[string]*ir.Bus{}
+	parents := map[*ir.Bus]node{}
+	for _, f := range n.at("buses").fields() {
+		b := lw.bus(f.name, f.node)
+		byKey[f.name] = b
+		s.Buses = append(s.Buses, b)
+		if p := f.at("parent"); p.exists() {
+			parents[b] = p
+		}
+	}
+	for _, b := range s.Buses {
+		p, ok := parents[b]
+		if !ok {
+			continue
+		}
+		if b.Parent = byKey[p.str()]; b.Parent == nil {
+			lw.errorf(p.Pos(), "soc.buses.%s.parent: bus %q is not declared in soc.buses", b.Key, p.str())
+		}
+	}
+	lw.checkCycles(s.Buses)
+	for _, f := range n.at("masters").fields() {
+		m := lw.master(f.name, f.node)
+		bn := f.at("bus")
+		if m.Bus = byKey[bn.str()]; m.Bus == nil {
+			lw.errorf(bn.Pos(), "soc.masters.%s.bus: bus %q is not declared in soc.buses", f.name, bn.str())
+			continue
+		}
+		s.Masters = append(s.Masters, m)
+	}
+	if d := n.at("dpaa2"); d.exists() {
+		s.DPAA2 = lw.dpaa2(d)
+	}
+	return s
+}
+
+// checkCycles reports a bus that is its own ancestor; the IR's parent chain
+// must end at the root.
+func (lw *lowerer) checkCycles(buses []*ir.Bus) {
+	for _, b := range buses {
+		slow, fast := b, b
+		for fast != nil && fast.Parent != nil {
+			slow, fast = slow.Parent, fast.Parent.Parent
+			if slow == fast {
+				lw.errorf(b.Pos, "soc.buses.%s.parent: the bus is its own ancestor", b.Key)
+				b.Parent = nil
+				break
+			}
+		}
+	}
+}
+
+func (lw *lowerer) bus(key string, n node) *ir.Bus {
+	b := &ir.Bus{
+		Key:          key,
+		Pos:          n.Pos(),
+		Node:         lowerNode(n.at("node")),
+		AddressCells: n.at("#address-cells").int(),
+		SizeCells:    n.at("#size-cells").int(),
+		CellsPos:     n.at("#address-cells").Pos(),
+	}
+	if a := n.at("addressBits"); a.exists() {
+		b.AddressBits, b.AddressBitsPos = a.int(), a.Pos()
+	}
+	c := n.at("coherency")
+	b.Coherency = ir.BusCoherency{
+		Coherent: c.at("coherent").bool(),
+		Source:   c.at("source").str(),
+		Masters:  c.at("masters").str(),
+		Pos:      c.at("coherent").Pos(),
+	}
+	if r := n.at("dmaRanges"); r.exists() {
+		b.HasDMARanges, b.DMARangesPos = true, r.Pos()
+		for _, e := range r.list() {
+			b.DMARanges = append(b.DMARanges, ir.DMARange{
+				Child: e.at("child").uint(), Parent: e.at("parent").uint(),
+				Size: e.at("size").uint(), Pos: e.Pos(),
+			})
+		}
+	}
+	return b
+}
+
+func lowerNode(n node) ir.Node {
+	out := ir.Node{Path: n.at("path").str(), Pos: n.Pos()}
+	if l := n.at("label"); l.exists() {
+		out.Label = l.str()
+	}
+	return out
+}
+
+func (lw *lowerer) master(key string, n node) *ir.Master {
+	m := &ir.Master{
+		Key:           key,
+		Pos:           n.Pos(),
+		Node:          lowerNode(n.at("node")),
+		Compatible:    n.at("compatible").strs(),
+		CompatiblePos: n.at("compatible").Pos(),
+		BusPos:        n.at("bus").Pos(),
+		DMABits:       n.at("dmaBits").int(),
+		DMABitsPos:    n.at("dmaBits").Pos(),
+		Enabled:       n.at("enabled").bool(),
+	}
+	if c := n.at("coherency"); c.exists() {
+		m.Coherency = &ir.MasterCoherency{Coherent: c.at("coherent").bool(), Pos: c.Pos()}
+		if s := c.at("source"); s.exists() {
+			m.Coherency.Source = s.str()
+		}
+		if r := c.at("reason"); r.exists() {
+			m.Coherency.Reason = r.str()
+		}
+	}
+	if i := n.at("iommu"); i.exists() {
+		m.IOMMU = i.str()
+	}
+	if d := n.at("driver"); d.exists() {
+		m.Driver = d.str()
+	}
+	for _, f := range n.at("irqs").fields() {
+		m.IRQs = append(m.IRQs, ir.IRQ{Key: f.name, Name: f.str(), Pos: f.Pos()})
+	}
+	for _, f := range n.at("netdev").fields() {
+		m.NetDevs = append(m.NetDevs, ir.NetDev{
+			Name: f.name, RxQueues: f.at("rxQueues").int(), TxQueues: f.at("txQueues").int(),
+			RSS: f.at("rss").bool(), Pos: f.Pos(),
+		})
+	}
+	return m
+}
+
+func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {
+	st := n.at("stash")
+	d := &ir.DPAA2{
+		StashClusterBase: st.at("clusterBase").int(),
+		StashClusterSize: st.at("clusterSize").int(),
+		StashSource:      st.at("source").str(),
+		StashPos:         st.Pos(),
+		DPNI:             n.at("dpni").int(),
+		DPCON:            n.at("dpcon").int(),
+		RXStashing:       n.at("rxStashing").bool(),
+		RXStashingPos:    n.at("rxStashing").Pos(),
+		Pos:              n.Pos(),
+	}
+	for _, e := range n.at("dpios").list() {
+		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.at("id").int(), CPU: e.at("cpu").int(), Pos: e.Pos()})
+	}
+	sort.SliceStable(d.DPIOs, func(i, j int) bool { return d.DPIOs[i].ID < d.DPIOs[j].ID })
+	return d
+}
+
+func (lw *lowerer) policy(n node) ir.Policy {
+	p := ir.Policy{
+		IsolatedCPUs:  n.at("isolatedCPUs").ints(),
+		IsolatedPos:   n.at("isolatedCPUs").Pos(),
+		IrqbalanceBan: n.at("irqbalanceBan").bool(),
+	}
+	for _, e := range n.at("irqs").list() {
+		p.IRQs = append(p.IRQs, ir.IRQPin{IRQ: e.at("irq").str(), CPUs: e.at("cpus").ints(), Pos: e.Pos()})
+	}
+	for _, f := range n.at("net").fields() {
+		np := ir.NetPolicy{IfName: f.name, RPSFlowCount: -1, Pos: f.Pos()}
+		for _, q := range f.at("rps").list() {
+			np.RPS = append(np.RPS, q.ints())
+		}
+		for _, q := range f.at("xps").list() {
+			np.XPS = append(np.XPS, q.ints())
+		}
+		if c := f.at("rpsFlowCount"); c.exists() {
+			np.RPSFlowCount = c.int()
+		}
+		p.Net = append(p.Net, np)
+	}
+	for _, f := range n.at("sysctls").fields() {
+		p.Sysctls = append(p.Sysctls, ir.Sysctl{Key: f.name, Value: f.scalar(), Pos: f.Pos()})
+	}
+	return p
+}

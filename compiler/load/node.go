@@ -1,0 +1,133 @@
+package load
+
+import (
+	"sort"
+	"strconv"
+
+	"cuelang.org/go/cue"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/schema"
+)
+
+// node pairs a value of the unified, validated description (v) with the
+// same path in the user's own value (d), which carries the user's
+// positions. A field the user left to a schema default has no d; it takes
+// the position of its nearest user-written ancestor.
+type node struct {
+	v, d     cue.Value
+	pos      *positions
+	fallback ir.Pos
+}
+
+// at returns the child at field name.
+func (n node) at(name string) node {
+	sel := cue.MakePath(cue.Str(name))
+	c := node{v: n.v.LookupPath(sel), pos: n.pos, fallback: n.Pos()}
+	if n.d.Exists() {
+		c.d = n.d.LookupPath(sel)
+	}
+	return c
+}
+
+// exists reports whether the field is present in the unified value.
+func (n node) exists() bool { return n.v.Exists() }
+
+// Pos returns the user's position of the node.
+func (n node) Pos() ir.Pos {
+	if n.d.Exists() {
+		if tp := n.d.Pos(); tp.IsValid() && tp.Filename() != schema.Filename {
+			return n.pos.convert(tp.Filename(), tp.Line(), tp.Column())
+		}
+	}
+	return n.fallback
+}
+
+// The accessors below read concrete values the schema has already
+// validated; a kind mismatch is impossible after Validate, so errors yield
+// the zero value.
+
+func (n node) str() string {
+	s, _ := n.v.String()
+	return s
+}
+
+func (n node) int() int {
+	i, _ := n.v.Int64()
+	return int(i)
+}
+
+func (n node) uint() uint64 {
+	u, _ := n.v.Uint64()
+	return u
+}
+
+func (n node) bool() bool {
+	b, _ := n.v.Bool()
+	return b
+}
+
+// strs returns a list of strings.
+func (n node) strs() []string {
+	var out []string
+	for _, e := range n.list() {
+		out = append(out, e.str())
+	}
+	return out
+}
+
+// ints returns a list of integers.
+func (n node) ints() []int {
+	var out []int
+	for _, e := range n.list() {
+		out = append(out, e.int())
+	}
+	return out
+}
+
+// list returns the elements of a list value.
+func (n node) list() []node {
+	it, err := n.v.List()
+	if err != nil {
+		return nil
+	}
+	var out []node
+	for i := 0; it.Next(); i++ {
+		c := node{v: it.Value(), pos: n.pos, fallback: n.Pos()}
+		if n.d.Exists() {
+			c.d = n.d.LookupPath(cue.MakePath(cue.Index(i)))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// field is one regular field of a struct.
+type field struct {
+	name string
+	node
+}
+
+// fields returns the regular fields of a struct value, sorted by name.
+func (n node) fields() []field {
+	it, err := n.v.Fields()
+	if err != nil {
+		return nil
+	}
+	var out []field
+	for it.Next() {
+		name := it.Selector().Unquoted()
+		out = append(out, field{name: name, node: n.at(name)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// scalar renders a string or integer value as a string.
+func (n node) scalar() string {
+	if n.v.Kind() == cue.IntKind {
+		i, _ := n.v.Int64()
+		return strconv.FormatInt(i, 10)
+	}
+	return n.str()
+}
