@@ -96,9 +96,9 @@ type SoC struct {
 	RootAddressCells int
 	RootSizeCells    int
 	Clusters         []Cluster
-	Buses      []*Bus    // sorted by Key
-	Masters    []*Master // sorted by Key
-	DPAA2      *DPAA2    // nil when the SoC has no DPAA2
+	Buses            []*Bus    // sorted by Key
+	Masters          []*Master // sorted by Key
+	DPAA2            *DPAA2    // nil when the SoC has no DPAA2
 }
 
 // NumCPUs returns the number of CPUs over all clusters.

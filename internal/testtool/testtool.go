@@ -1,0 +1,69 @@
+// Package testtool lets tests use the system tools that consume boardc's
+// outputs (dtc, shellcheck, kbuild, ip). A test that needs a missing tool
+// skips with the command that installs it, unless BOARDC_REQUIRE_TOOLS=1,
+// where a missing tool fails the test: CI must never pass by skipping.
+package testtool
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// Required reports whether missing tools fail tests instead of skipping
+// them (BOARDC_REQUIRE_TOOLS=1).
+func Required() bool { return os.Getenv("BOARDC_REQUIRE_TOOLS") == "1" }
+
+// Look returns the path of the named program, skipping or failing the test
+// when it is not installed. pkg is the Debian package that provides it.
+func Look(t testing.TB, name, pkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, name+" not found", pkg)
+	}
+	return p
+}
+
+// Missing skips or fails t because something the Debian package pkg
+// provides is not installed.
+func Missing(t testing.TB, what, pkg string) {
+	t.Helper()
+	msg := what + "; install it with: apt-get install -y " + pkg
+	if Required() {
+		t.Fatal(msg + " (BOARDC_REQUIRE_TOOLS=1)")
+	}
+	t.Skip(msg)
+}
+
+// KernelHeaders returns the kbuild directory of the newest installed
+// Debian linux-headers-*-amd64 package (a tree with a Makefile that
+// builds out-of-tree modules), skipping or failing when there is none.
+func KernelHeaders(t testing.TB) string {
+	t.Helper()
+	dirs, _ := filepath.Glob("/usr/src/linux-headers-*-amd64")
+	sort.Strings(dirs)
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if _, err := os.Stat(filepath.Join(dirs[i], "Makefile")); err == nil {
+			return dirs[i]
+		}
+	}
+	Missing(t, "no kernel headers in /usr/src/linux-headers-*-amd64", "linux-headers-amd64")
+	return ""
+}
+
+// SharedDir returns the directory of the project's shared reference data
+// (../shared beside the repository, or BOARDC_SHARED), or "" when absent.
+// Tests that use it skip when it is missing: a plain clone may not have it.
+func SharedDir(root string) string {
+	if d := os.Getenv("BOARDC_SHARED"); d != "" {
+		return d
+	}
+	d := filepath.Join(root, "..", "shared")
+	if fi, err := os.Stat(filepath.Join(d, "upstream-dts")); err == nil && fi.IsDir() {
+		return d
+	}
+	return ""
+}
