@@ -161,7 +161,10 @@ func (lw *lowerer) master(key string, n node) *ir.Master {
 		BusPos:        n.at("bus").Pos(),
 		DMABits:       n.at("dmaBits").int(),
 		DMABitsPos:    n.at("dmaBits").Pos(),
-		Enabled:       n.at("enabled").bool(),
+		Enabled:       true,
+	}
+	if e := n.at("enabled"); e.exists() {
+		m.Enabled = e.bool()
 	}
 	if c := n.at("coherency"); c.exists() {
 		m.Coherency = &ir.MasterCoherency{Coherent: c.at("coherent").bool(), Pos: c.Pos()}

@@ -191,7 +191,19 @@ func (w *writer) header(b *ir.Board) {
 	} else {
 		w.WriteString(" * Include at the end of the board's .dts.\n")
 	}
-	w.WriteString(" * Each property names the description line it comes from.\n */\n")
+	w.WriteString(" * Each property names the description line it comes from.\n *\n")
+	w.WriteString(" * Interconnect coherency:\n")
+	for _, bus := range b.SoC.Buses {
+		state := "not coherent"
+		switch {
+		case bus.Coherency.Coherent && bus.Coherency.Masters == ir.ScopeAll:
+			state = "coherent for all masters"
+		case bus.Coherency.Coherent:
+			state = "coherent for verified masters"
+		}
+		fmt.Fprintf(w, " *   %s (%s): %s (%s)\n", bus.Key, bus.Node.Path, state, bus.Coherency.Pos.Short())
+	}
+	w.WriteString(" */\n")
 }
 
 func (w *writer) node(n *dtNode) {
