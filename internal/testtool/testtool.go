@@ -55,15 +55,20 @@ func KernelHeaders(t testing.TB) string {
 }
 
 // SharedDir returns the directory of the project's shared reference data
-// (../shared beside the repository, or BOARDC_SHARED), or "" when absent.
+// as an absolute path (../shared beside the repository, or BOARDC_SHARED),
+// or "" when absent.
 // Tests that use it skip when it is missing: a plain clone may not have it.
 func SharedDir(root string) string {
-	if d := os.Getenv("BOARDC_SHARED"); d != "" {
-		return d
-	}
 	d := filepath.Join(root, "..", "shared")
-	if fi, err := os.Stat(filepath.Join(d, "upstream-dts")); err == nil && fi.IsDir() {
-		return d
+	if e := os.Getenv("BOARDC_SHARED"); e != "" {
+		d = e
 	}
-	return ""
+	if fi, err := os.Stat(filepath.Join(d, "upstream-dts")); err != nil || !fi.IsDir() {
+		return ""
+	}
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return ""
+	}
+	return abs
 }

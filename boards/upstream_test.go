@@ -1,0 +1,135 @@
+package boards_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boardc.dev/boardc/internal/fdt"
+	"boardc.dev/boardc/internal/testtool"
+)
+
+// TestUpstream includes each fragment after the board's real upstream .dts
+// (Linux v7.1, from the shared reference trees) and builds it the way
+// kbuild does. dtc must add no warning over the upstream baseline, and the
+// dma-coherent nodes of the result must be those the description states,
+// which must also be those of the reference: the upstream tree with the
+// patches in patched-mvebu-dt64 applied (the 2026 EIP97 patch).
+func TestUpstream(t *testing.T) {
+	shared := testtool.SharedDir("..")
+	if shared == "" {
+		t.Skip("../shared/upstream-dts not present (set BOARDC_SHARED to its parent)")
+	}
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	testtool.Look(t, "cpp", "cpp")
+	if h, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings"); len(h) == 0 {
+		testtool.Missing(t, "no dt-bindings headers in /usr/src/linux-headers-*-common", "linux-headers-amd64")
+	}
+	up := filepath.Join(shared, "upstream-dts")
+	for _, dir := range boardDirs(t) {
+		t.Run(dir, func(t *testing.T) {
+			r := compile(t, dir)
+			if r.Board.DTS == "" {
+				t.Skip("the description names no upstream .dts")
+			}
+			dts := filepath.Join(up, r.Board.DTS)
+			if _, err := os.Stat(dts); err != nil {
+				t.Skipf("%s not in the shared trees", r.Board.DTS)
+			}
+			tmp := t.TempDir()
+
+			// The reference: the upstream directory with its patches applied.
+			ref := filepath.Join(tmp, "ref")
+			copyDir(t, filepath.Dir(dts), ref)
+			copyDir(t, filepath.Join(up, "patched-mvebu-dt64", filepath.Dir(r.Board.DTS)), ref)
+			refTree, _ := compileDTS(t, up, filepath.Join(ref, filepath.Base(dts)))
+
+			baseTree, baseLog := compileDTS(t, up, dts)
+			_ = baseTree
+
+			frag := filepath.Join(tmp, "fragment.dtsi")
+			if err := os.WriteFile(frag, fragment(t, r), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			board := filepath.Join(tmp, "board.dts")
+			src := "#include \"" + dts + "\"\n#include \"" + frag + "\"\n"
+			if err := os.WriteFile(board, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tree, log := compileDTS(t, up, board)
+
+			if diff := cmp.Diff(warnings(baseLog), warnings(log)); diff != "" {
+				t.Errorf("dtc warnings over the upstream baseline (-upstream +with fragment):\n%s", diff)
+			}
+			got := tree.WithProperty("dma-coherent")
+			if diff := cmp.Diff(coherentPaths(r.Board), got); diff != "" {
+				t.Errorf("dma-coherent nodes vs the description (-description +dtb):\n%s", diff)
+			}
+			if diff := cmp.Diff(refTree.WithProperty("dma-coherent"), got); diff != "" {
+				t.Errorf("dma-coherent nodes vs the patched upstream reference (-reference +dtb):\n%s", diff)
+			}
+		})
+	}
+}
+
+// compileDTS builds a .dts with the shared compile.sh and returns the tree
+// and dtc's log.
+func compileDTS(t *testing.T, up, dts string) (fdt.Tree, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out.dtb")
+	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
+	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"))
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
+	}
+	tree, err := fdt.Parse(readFile(t, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree, string(readFile(t, strings.TrimSuffix(out, ".dtb")+".dtc.log"))
+}
+
+var warnLine = regexp.MustCompile(`Warning \(([a-z_]+)\): (.*)$`)
+
+// warnings reduces a dtc log to its warnings without source positions
+// (which move when the fragment is appended), sorted.
+func warnings(log string) []string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if m := warnLine.FindStringSubmatch(l); m != nil {
+			out = append(out, m[1]+": "+m[2])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// copyDir copies the regular files of src into dst; a missing src copies
+// nothing.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	ents, err := os.ReadDir(src)
+	if os.IsNotExist(err) {
+		return
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), readFile(t, filepath.Join(src, e.Name())), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
