@@ -45,7 +45,11 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			}
 		}
 		if !d.Pos.IsValid() {
-			d.Pos = p.pathPos(data, e.Path())
+			var missing []string
+			d.Pos, missing = p.pathPos(data, e.Path())
+			if d.Code == CodeMissing && missing != nil {
+				d.Message = strings.Join(missing, ".") + ": required field is missing"
+			}
 		}
 		if key := d.String(); !seen[key] {
 			seen[key] = true
@@ -60,26 +64,33 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 }
 
 // pathPos returns the position of the longest prefix of path that the user's
-// value defines.
-func (p *positions) pathPos(data cue.Value, path []string) ir.Pos {
+// value defines and, when that prefix is shorter than path, the path of the
+// first field the user did not write.
+func (p *positions) pathPos(data cue.Value, path []string) (ir.Pos, []string) {
 	if !data.Exists() {
-		return p.dirPos()
+		return p.dirPos(), nil
 	}
 	for n := len(path); n > 0; n-- {
 		sels := make([]cue.Selector, 0, n)
 		for _, s := range path[:n] {
 			sels = append(sels, selector(s))
 		}
-		if v := data.LookupPath(cue.MakePath(sels...)); v.Exists() {
-			if tp := v.Pos(); tp.IsValid() && tp.Filename() != schema.Filename {
-				return p.convert(tp.Filename(), tp.Line(), tp.Column())
-			}
+		v := data.LookupPath(cue.MakePath(sels...))
+		if !v.Exists() {
+			continue
+		}
+		var missing []string
+		if n < len(path) {
+			missing = path[:n+1]
+		}
+		if tp := v.Pos(); tp.IsValid() && tp.Filename() != schema.Filename {
+			return p.convert(tp.Filename(), tp.Line(), tp.Column()), missing
 		}
 	}
 	if tp := data.Pos(); tp.IsValid() {
-		return p.convert(tp.Filename(), tp.Line(), tp.Column())
+		return p.convert(tp.Filename(), tp.Line(), tp.Column()), path[:min(1, len(path))]
 	}
-	return p.dirPos()
+	return p.dirPos(), nil
 }
 
 // selector turns one element of an error path back into a selector.
