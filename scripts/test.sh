@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs boardc's whole test suite with every system tool the tests use,
+# installing the missing ones with apt-get first. Missing tools fail the
+# suite here (BOARDC_REQUIRE_TOOLS=1) instead of skipping tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v dtc >/dev/null && command -v fdtoverlay >/dev/null || need+=(device-tree-compiler)
+command -v shellcheck >/dev/null || need+=(shellcheck)
+ls /usr/src/linux-headers-*-amd64/Makefile >/dev/null 2>&1 || need+=(linux-headers-amd64)
+command -v ip >/dev/null || need+=(iproute2)
+command -v unshare >/dev/null || need+=(util-linux)
+command -v make >/dev/null || need+=(make)
+command -v gcc >/dev/null && command -v cpp >/dev/null || need+=(gcc cpp)
+if [ ${#need[@]} -gt 0 ]; then
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	echo "installing: ${need[*]}" >&2
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+export BOARDC_REQUIRE_TOOLS=1
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change: $unformatted" >&2
+	exit 1
+fi
+go vet ./...
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+go test -count=1 ./...
