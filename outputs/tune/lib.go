@@ -1,0 +1,292 @@
+package tune
+
+// library is the fixed part of tune.sh, after the board's actions. It
+// must stay POSIX sh (dash, busybox ash) and shellcheck-clean; the awk
+// programs hold no single quote, so they can be single-quoted here.
+var library = `
+usage() {
+	cat <<EOF
+Usage: tune.sh [--dry-run | --verify | --revert] [--force] [--only LIST] [--root DIR]
+
+Applies the runtime tuning of board $board: IRQ affinity by action name,
+RPS/XPS masks and sysctls. The first apply saves the values it replaces in
+ROOT/run/boardc/$board.state; --revert restores them. Applying again
+changes only what drifted and keeps the values first saved.
+
+  --dry-run    print every action, change nothing
+  --verify     read every value back; list each drift and exit 1
+  --revert     restore the values saved by the first apply
+  --force      run even where /proc/device-tree/compatible names another board
+  --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
+  --root DIR   prefix every /proc, /sys and /run path with DIR
+               (default: the BOARDC_ROOT environment variable, else none)
+  --help       print this help
+
+Exit status: 0 done, 1 drift (--verify) or a failed read or write,
+2 usage, 3 not this board, 4 no IRQ of a pinned name, 5 a file to tune
+is missing.
+EOF
+}
+
+prog=tune.sh
+die() {
+	status=$1
+	shift
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit "$status"
+}
+warn() { printf '%s: warning: %s\n' "$prog" "$*" >&2; }
+say() { printf '%s\n' "$*"; }
+usage_error() {
+	printf '%s: %s\nTry %s --help.\n' "$prog" "$*" "$prog" >&2
+	exit 2
+}
+
+tab=$(printf '\t')
+nl='
+'
+
+ROOT=${BOARDC_ROOT-}
+mode=apply
+force=0
+only=irq,net,sysctl
+
+set_mode() {
+	if [ "$mode" != apply ] && [ "$mode" != "$1" ]; then
+		usage_error "--$mode and --$1 exclude each other"
+	fi
+	mode=$1
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dry-run) set_mode dry-run ;;
+	--verify) set_mode verify ;;
+	--revert) set_mode revert ;;
+	--force) force=1 ;;
+	--only)
+		[ $# -ge 2 ] || usage_error "--only needs a list"
+		only=$2
+		shift
+		;;
+	--only=*) only=${1#--only=} ;;
+	--root)
+		[ $# -ge 2 ] || usage_error "--root needs a directory"
+		ROOT=$2
+		shift
+		;;
+	--root=*) ROOT=${1#--root=} ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*) usage_error "unknown argument: $1" ;;
+	esac
+	shift
+done
+ROOT=${ROOT%/}
+
+rest=$only,
+while [ -n "$rest" ]; do
+	part=${rest%%,*}
+	rest=${rest#*,}
+	case $part in
+	irq | net | sysctl) ;;
+	*) usage_error "--only: unknown part '$part' (irq, net, sysctl)" ;;
+	esac
+done
+
+# wants PART succeeds when --only includes PART.
+wants() {
+	case ,$only, in
+	*,"$1",*) return 0 ;;
+	esac
+	return 1
+}
+
+# norm KIND VALUE prints VALUE as comparisons see it: for KIND list, a CPU
+# list in canonical form ("0,1" and "0-1" are equal); for mask, a hex mask
+# without commas or leading zeros; for text, with blanks collapsed.
+norm() {
+	BOARDC_VALUE=$2 awk -v kind="$1" '` + normAwk + `'
+}
+
+# irq_numbers NAME FILE prints the number of every IRQ in FILE, a copy of
+# /proc/interrupts, one of whose action names is NAME. Action names end a
+# line; a shared IRQ lists several, separated by ", ".
+irq_numbers() {
+	BOARDC_IRQ=$1 awk '` + irqAwk + `' "$2"
+}
+
+# same KIND WANT HAVE succeeds when HAVE, read back from the kernel, is WANT.
+same() {
+	[ "$(norm "$1" "$2")" = "$(norm "$1" "$3")" ]
+}
+
+check_board() {
+	if [ "$force" = 1 ]; then
+		return 0
+	fi
+	f=$ROOT/proc/device-tree/compatible
+	[ -r "$f" ] || die 3 "cannot read $f, so this cannot be board $board (--force overrides)"
+	compat=$(tr '\0' '\n' <"$f")
+	while IFS= read -r c; do
+		if board_matches "$c"; then
+			return 0
+		fi
+	done <<EOF
+$compat
+EOF
+	die 3 "this is not board $board: $f says $(printf '%s' "$compat" | tr '\n' ' ')(--force overrides)"
+}
+
+# check_daemons warns about running daemons that would undo the tuning.
+check_daemons() {
+	seen_irqbalance=0
+	seen_tuned=0
+	for f in "$ROOT"/proc/[0-9]*/comm; do
+		{ read -r comm <"$f"; } 2>/dev/null || continue
+		case $comm in
+		irqbalance)
+			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq; then
+				warn "irqbalance is running and will move the IRQs pinned here; give it irqbalance-policy.sh as --policyscript or stop it"
+			fi
+			seen_irqbalance=1
+			;;
+		tuned)
+			if [ "$seen_tuned" = 0 ]; then
+				warn "TuneD is running; its profiles may rewrite the IRQ affinities, RPS/XPS masks and sysctls set here"
+			fi
+			seen_tuned=1
+			;;
+		esac
+	done
+}
+
+# save PATH VALUE records VALUE as the original of PATH unless an earlier
+# apply did: revert restores the values from before the first apply.
+save() {
+	if [ -f "$state" ] && BOARDC_PATH=$1 awk -F "$tab" '$1 == ENVIRON["BOARDC_PATH"] { found = 1 } END { exit !found }' "$state"; then
+		return 0
+	fi
+	case $2 in
+	*"$nl"*) die 1 "cannot save the multi-line value of $1" ;;
+	esac
+	printf '%s\t%s\n' "$1" "$2" >>"$state" || die 1 "cannot write $state"
+}
+
+# pin_irq NAME CPULIST WHERE sets the affinity of every IRQ whose action
+# name in /proc/interrupts is NAME: several IRQs may share a name, and IRQ
+# numbers are not stable across boots or driver loads.
+pin_irq() {
+	wants irq || return 0
+	f=$ROOT/proc/interrupts
+	[ -r "$f" ] || die 5 "cannot read $f"
+	irqs=$(irq_numbers "$1" "$f") || die 1 "cannot read $f"
+	[ -n "$irqs" ] || die 4 "no IRQ named '$1' in $f ($3)"
+	for n in $irqs; do
+		act irq list "/proc/irq/$n/smp_affinity_list" "$2" "IRQ $n $1, $3"
+	done
+}
+
+# act PART KIND PATH VALUE WHERE: PATH, below the root, should hold VALUE.
+# PART (irq, net, sysctl) is what --only selects; KIND says how to compare
+# what the kernel reads back (see norm); WHERE names the description.
+act() {
+	wants "$1" || return 0
+	case $3 in
+	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
+	esac
+	f=$ROOT$3
+	if [ "$phase" = check ]; then
+		[ -e "$f" ] || die 5 "missing $f ($5)"
+		return 0
+	fi
+	have=$(cat -- "$f") || die 1 "cannot read $f ($5)"
+	case $mode in
+	dry-run)
+		if same "$2" "$4" "$have"; then
+			say "keep $3 = $have ($5)"
+		else
+			say "would write $4 to $3, now $have ($5)"
+		fi
+		;;
+	verify)
+		if ! same "$2" "$4" "$have"; then
+			say "drift: $3 is $have, want $4 ($5)"
+			drift=$((drift + 1))
+		fi
+		;;
+	apply)
+		save "$3" "$have"
+		if same "$2" "$4" "$have"; then
+			kept=$((kept + 1))
+			return 0
+		fi
+		printf '%s\n' "$4" >"$f" || die 1 "cannot write $4 to $f ($5)"
+		now=$(cat -- "$f") || die 1 "cannot read $f ($5)"
+		same "$2" "$4" "$now" || die 1 "$f reads back $now after writing $4 ($5)"
+		say "set $3 = $4, was $have ($5)"
+		changed=$((changed + 1))
+		;;
+	esac
+}
+
+revert() {
+	if [ ! -e "$state" ]; then
+		say "nothing to revert: no $state"
+		return 0
+	fi
+	failed=0
+	while IFS= read -r line; do
+		p=${line%%"$tab"*}
+		v=${line#*"$tab"}
+		case $p in
+		*/../* | */.. | [!/]*)
+			warn "ignoring a malformed line of $state"
+			failed=1
+			continue
+			;;
+		esac
+		if [ ! -e "$ROOT$p" ]; then
+			warn "cannot restore $p to $v: it is gone"
+			failed=1
+		elif printf '%s\n' "$v" >"$ROOT$p"; then
+			say "restored $p = $v"
+		else
+			warn "cannot restore $p to $v"
+			failed=1
+		fi
+	done <"$state"
+	[ "$failed" = 0 ] || die 1 "some values were not restored; $state is kept"
+	rm -f -- "$state"
+	rmdir -- "$statedir" 2>/dev/null || true
+}
+
+statedir=$ROOT/run/boardc
+state=$statedir/$board.state
+drift=0
+changed=0
+kept=0
+
+if [ "$mode" = revert ]; then
+	revert
+	exit 0
+fi
+check_board
+check_daemons
+phase=check
+actions
+if [ "$mode" = apply ]; then
+	mkdir -p -- "$statedir" || die 1 "cannot create $statedir"
+fi
+phase=run
+actions
+case $mode in
+apply) say "board $board: $changed value(s) set, $kept already in place" ;;
+verify)
+	[ "$drift" = 0 ] || die 1 "$drift value(s) of board $board drifted"
+	say "board $board: no drift"
+	;;
+esac
+`
