@@ -13,6 +13,15 @@ func All() []*Check {
 		DMABelowRAM,
 		DMAAboveBus,
 		DMARangesCells,
+		DMARangesOverlap,
+		DPIOCount,
+		RXStashing,
 		CPUTopology,
+		CPURange,
+		IRQOnIsolated,
+		IrqbalanceMoves,
+		RPSRedundant,
+		DuplicateNodes,
+		UndeclaredTarget,
 	})
 }

@@ -1,0 +1,173 @@
+package check
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+func pos(line int) ir.Pos { return ir.Pos{File: "board.cue", Src: "board.cue", Line: line, Col: 1} }
+
+// board returns a small, clean board: two CPUs, a coherent bus for all
+// masters, two masters, DPAA2 with one DPIO per CPU, and a policy that
+// names only what the masters declare.
+func board() *ir.Board {
+	soc := &ir.Bus{
+		Key: "soc", Pos: pos(1), Node: ir.Node{Path: "/soc", Pos: pos(1)},
+		AddressCells: 2, SizeCells: 2, AddressBits: 40, AddressBitsPos: pos(2),
+		Coherency: ir.BusCoherency{Coherent: true, Source: "datasheet", Masters: ir.ScopeAll, Pos: pos(3)},
+	}
+	return &ir.Board{
+		Name: "t",
+		SoC: ir.SoC{
+			RootAddressCells: 2, RootSizeCells: 2,
+			Clusters: []ir.Cluster{{Core: "arm,cortex-a53", CPUs: []int{0, 1}, Pos: pos(4)}},
+			Buses:    []*ir.Bus{soc},
+			Masters: []*ir.Master{
+				{Key: "eth0", Pos: pos(10), Node: ir.Node{Label: "eth0", Path: "/soc/eth@1", Pos: pos(11)}, Bus: soc,
+					DMABits: 32, DMABitsPos: pos(12), Enabled: true,
+					IRQs:    []ir.IRQ{{Key: "port", Name: "eth0", Pos: pos(13)}},
+					NetDevs: []ir.NetDev{{Name: "eth0", RxQueues: 1, TxQueues: 1, Pos: pos(14)}}},
+				{Key: "dma", Pos: pos(20), Node: ir.Node{Label: "dma", Path: "/soc/dma@2", Pos: pos(21)}, Bus: soc,
+					DMABits: 40, DMABitsPos: pos(22), Enabled: true},
+			},
+			DPAA2: &ir.DPAA2{DPIOs: []ir.DPIO{{ID: 0, CPU: 0, Pos: pos(30)}, {ID: 1, CPU: 1, Pos: pos(31)}},
+				StashClusterSize: 2, Pos: pos(29), RXStashingPos: pos(32)},
+		},
+		Memory: []ir.MemRegion{{Base: 0, Size: 0x8000_0000, Pos: pos(40)}},
+		Policy: ir.Policy{
+			IRQs:          []ir.IRQPin{{IRQ: "eth0", CPUs: []int{1}, Pos: pos(50)}},
+			Net:           []ir.NetPolicy{{IfName: "eth0", RPS: [][]int{{0, 1}}, RPSFlowCount: -1, Pos: pos(51)}},
+			IsolatedPos:   pos(52),
+			IrqbalanceBan: true,
+		},
+	}
+}
+
+func codes(l diag.List) []string {
+	var out []string
+	for _, d := range l {
+		out = append(out, d.Code+":"+d.Severity.String())
+	}
+	return out
+}
+
+func TestCleanBoard(t *testing.T) {
+	if got := Run(board()); len(got) != 0 {
+		var b strings.Builder
+		_ = got.WriteText(&b)
+		t.Fatalf("clean board has findings:\n%s", b.String())
+	}
+}
+
+// TestChecks breaks the clean board one way per case and expects exactly
+// the named finding, at the named line. Removing a check from the registry
+// makes its cases fail.
+func TestChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(b *ir.Board)
+		want string // code:severity
+		line int
+	}{
+		{"coherent on non-coherent bus", func(b *ir.Board) {
+			b.SoC.Buses[0].Coherency.Coherent = false
+			b.SoC.Masters[1].Coherency = &ir.MasterCoherency{Coherent: true, Source: "x", Pos: pos(23)}
+		}, "BC0101:error", 23},
+		{"opt-out without reason", func(b *ir.Board) {
+			b.SoC.Masters[1].Coherency = &ir.MasterCoherency{Coherent: false, Pos: pos(23)}
+		}, "BC0102:error", 23},
+		{"verified without source", func(b *ir.Board) {
+			b.SoC.Buses[0].Coherency.Masters = ir.ScopeVerified
+			b.SoC.Masters[0].Coherency = &ir.MasterCoherency{Coherent: true, Pos: pos(15)}
+			b.SoC.Masters[1].Coherency = &ir.MasterCoherency{Coherent: true, Source: "s", Pos: pos(23)}
+		}, "BC0102:error", 15},
+		{"opt-out costs", func(b *ir.Board) {
+			b.SoC.Masters[1].Coherency = &ir.MasterCoherency{Coherent: false, Reason: "port does not snoop", Pos: pos(23)}
+		}, "BC0103:warning", 23},
+		{"unverified opportunity", func(b *ir.Board) {
+			b.SoC.Buses[0].Coherency.Masters = ir.ScopeVerified
+			b.SoC.Masters[0].Coherency = &ir.MasterCoherency{Coherent: true, Source: "s", Pos: pos(15)}
+		}, "BC0104:info", 20},
+		{"dma width below RAM", func(b *ir.Board) {
+			b.Memory = append(b.Memory, ir.MemRegion{Base: 0x1_0000_0000, Size: 0x1000, Pos: pos(41)})
+		}, "BC0201:warning", 12},
+		{"dma width above bus", func(b *ir.Board) { b.SoC.Masters[1].DMABits = 48 }, "BC0202:error", 22},
+		{"dma-ranges cells", func(b *ir.Board) {
+			b.SoC.Buses[0].AddressCells = 1
+			b.SoC.Buses[0].DMARanges = []ir.DMARange{{Child: 1 << 33, Size: 1, Pos: pos(5)}}
+		}, "BC0203:error", 5},
+		{"dma-ranges overlap", func(b *ir.Board) {
+			b.SoC.Buses[0].DMARanges = []ir.DMARange{{Child: 0, Size: 0x2000, Pos: pos(5)}, {Child: 0x1000, Parent: 0x10000, Size: 0x1000, Pos: pos(6)}}
+		}, "BC0204:error", 6},
+		{"more DPIOs than CPUs", func(b *ir.Board) {
+			b.SoC.DPAA2.DPIOs = append(b.SoC.DPAA2.DPIOs, ir.DPIO{ID: 2, CPU: 0, Pos: pos(33)})
+		}, "BC0301:error", 29},
+		{"fewer DPIOs than CPUs", func(b *ir.Board) { b.SoC.DPAA2.DPIOs = b.SoC.DPAA2.DPIOs[:1] }, "BC0301:warning", 29},
+		{"RX stashing", func(b *ir.Board) { b.SoC.DPAA2.RXStashing = true }, "BC0302:error", 32},
+		{"CPU topology gap", func(b *ir.Board) { b.SoC.Clusters[0].CPUs = []int{0, 0} }, "BC0401:error", 4},
+		{"pin out of range", func(b *ir.Board) { b.Policy.IRQs[0].CPUs = []int{2} }, "BC0402:error", 50},
+		{"pin on isolated CPU", func(b *ir.Board) { b.Policy.IsolatedCPUs = []int{1} }, "BC0403:error", 50},
+		{"irqbalance moves", func(b *ir.Board) { b.Policy.IrqbalanceBan = false }, "BC0404:warning", 50},
+		{"RPS redundant", func(b *ir.Board) {
+			b.SoC.Masters[0].NetDevs[0].RSS, b.SoC.Masters[0].NetDevs[0].RxQueues = true, 2
+		}, "BC0405:info", 51},
+		{"duplicate label", func(b *ir.Board) { b.SoC.Masters[1].Node.Label = "eth0" }, "BC0501:error", 21},
+		{"undeclared IRQ", func(b *ir.Board) { b.Policy.IRQs[0].IRQ = "eth9" }, "BC0502:error", 50},
+		{"waiver without reason", func(b *ir.Board) {
+			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Pos: pos(60)}}
+		}, "BC0010:error", 60},
+		{"unused waiver", func(b *ir.Board) {
+			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Reason: "r", Pos: pos(60)}}
+		}, "BC0011:warning", 60},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := board()
+			tc.edit(b)
+			got := Run(b)
+			if !slices.Contains(codes(got), tc.want) {
+				t.Fatalf("want %s, got %v", tc.want, codes(got))
+			}
+			var lines []int
+			for _, d := range got {
+				if d.Code+":"+d.Severity.String() == tc.want {
+					lines = append(lines, d.Pos.Line)
+				}
+			}
+			if !slices.Contains(lines, tc.line) {
+				t.Errorf("%s at lines %v, want one at %d", tc.want, lines, tc.line)
+			}
+		})
+	}
+}
+
+// TestWaiver silences exactly the waived finding.
+func TestWaiver(t *testing.T) {
+	b := board()
+	b.Policy.IrqbalanceBan = false
+	b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Reason: "pinned by firmware", Pos: pos(60)}}
+	if got := Run(b); len(got) != 0 {
+		t.Fatalf("waived board has findings: %v", codes(got))
+	}
+}
+
+// TestRegistry keeps codes and names unique and every check documented.
+func TestRegistry(t *testing.T) {
+	codes, names := map[string]bool{}, map[string]bool{}
+	all := All()
+	if len(all) < 14 {
+		t.Errorf("%d checks registered, want at least 14", len(all))
+	}
+	for _, c := range all {
+		if codes[c.Code] || names[c.Name] {
+			t.Errorf("duplicate check %s %s", c.Code, c.Name)
+		}
+		codes[c.Code], names[c.Name] = true, true
+		if len(c.Doc) < 80 || c.Run == nil {
+			t.Errorf("%s: doc too short or no run function", c.Code)
+		}
+	}
+}
