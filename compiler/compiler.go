@@ -11,11 +11,12 @@ import (
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/outputs/dts"
+	"boardc.dev/boardc/outputs/kc"
 )
 
 // Emitters returns the emitters every build runs, in order.
 func Emitters() []outputs.Emitter {
-	return []outputs.Emitter{dts.Emitter}
+	return []outputs.Emitter{dts.Emitter, kc.Emitter}
 }
 
 // Result is the outcome of compiling one board.
