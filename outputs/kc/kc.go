@@ -137,8 +137,6 @@ func (g *gen) header() string {
 	w.f("#ifndef %s", g.guard())
 	w.f("#define %s", g.guard())
 	w.blank()
-	w.f("#include <linux/types.h>")
-	w.blank()
 	w.f("struct device;")
 	if g.b.SoC.DPAA2 != nil {
 		w.f("struct dpaa2_io;")
