@@ -15,7 +15,8 @@ var DPIOCount = &Check{
 		"(drivers/soc/fsl/dpio/dpio-driver.c): more DPIOs than CPUs is an error. Fewer is a warning: " +
 		"CPUs without a portal share another CPU's, and on LS2088A forwarding fell from 3.7 to " +
 		"1.3 Mpps, then the kernel ran out of memory, until each CPU used its own. Two DPIOs on one " +
-		"CPU, or one DPIO id twice, is an error.",
+		"CPU, one DPIO id twice, or a stash destination (clusterBase + cpu / clusterSize) above the u8 " +
+		"of dpio_set_stashing_destination(), is an error.",
 	Run: func(p *Pass) {
 		d := p.Board.SoC.DPAA2
 		if d == nil {
@@ -39,6 +40,10 @@ var DPIOCount = &Check{
 				p.Report("dpaa2", io.Pos, fmt.Sprintf("DPIO %d is declared twice", io.ID), Note(prev, "the other declaration"))
 			}
 			cpus[io.CPU], ids[io.ID] = io.Pos, io.Pos
+			if dest := d.StashDest(io.CPU); dest > 255 {
+				p.Report("dpaa2", io.Pos, fmt.Sprintf("DPIO %d stashes to destination %d, which does not fit dpio_set_stashing_destination()'s u8", io.ID, dest),
+					Note(d.StashPos, "stash destination: clusterBase + cpu / clusterSize"))
+			}
 		}
 	},
 }
