@@ -107,7 +107,7 @@ func TestChecks(t *testing.T) {
 			b.SoC.DPAA2.DPIOs = append(b.SoC.DPAA2.DPIOs, ir.DPIO{ID: 2, CPU: 0, Pos: pos(33)})
 		}, "BC0301:error", 29},
 		{"fewer DPIOs than CPUs", func(b *ir.Board) { b.SoC.DPAA2.DPIOs = b.SoC.DPAA2.DPIOs[:1] }, "BC0301:warning", 29},
-		{"stash destination overflow", func(b *ir.Board) { b.SoC.DPAA2.StashClusterBase = 255 }, "BC0301:error", 31},
+		{"stash destination overflow", func(b *ir.Board) { b.SoC.DPAA2.StashClusterBase, b.SoC.DPAA2.StashClusterSize = 255, 1 }, "BC0301:error", 31},
 		{"RX stashing", func(b *ir.Board) { b.SoC.DPAA2.RXStashing = true }, "BC0302:error", 32},
 		{"CPU topology gap", func(b *ir.Board) { b.SoC.Clusters[0].CPUs = []int{0, 0} }, "BC0401:error", 4},
 		{"pin out of range", func(b *ir.Board) { b.Policy.IRQs[0].CPUs = []int{2} }, "BC0402:error", 50},
