@@ -2,11 +2,15 @@ package load
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/token"
 
 	"boardc.dev/boardc/compiler/diag"
@@ -23,9 +27,7 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	var out diag.List
 	seen := map[string]bool{}
 	for _, e := range errors.Errors(err) {
-		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code)}
-		format, args := e.Msg()
-		d.Message = fmt.Sprintf(format, args...)
+		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
 		if path := e.Path(); len(path) > 0 {
 			d.Message = strings.Join(path, ".") + ": " + d.Message
 		}
@@ -44,6 +46,9 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 				d.Pos = p.convert(tp.Filename(), tp.Line(), tp.Column())
 			}
 		}
+		if !d.Pos.IsValid() && code == CodeLoad {
+			d.Pos, d.Message = p.filePos(e, d.Message)
+		}
 		if !d.Pos.IsValid() {
 			var missing []string
 			d.Pos, missing = p.pathPos(data, e.Path())
@@ -61,6 +66,57 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	}
 	out.Sort()
 	return out
+}
+
+// message formats e's message on one line, with the message of the error
+// it wraps, if any (an import that failed says why).
+func message(e errors.Error) string {
+	format, args := e.Msg()
+	msg := fmt.Sprintf(format, args...)
+	if u := errors.Unwrap(e); u != nil {
+		inner := u.Error()
+		if ue, ok := u.(errors.Error); ok {
+			inner = message(ue)
+		}
+		switch {
+		case msg == "":
+			msg = inner
+		case inner != "" && !strings.Contains(msg, inner):
+			msg += ": " + inner
+		}
+	}
+	return newlines.ReplaceAllString(strings.TrimSpace(msg), " ")
+}
+
+var newlines = regexp.MustCompile(`\s*\n\s*`)
+
+// filePos places a load error that CUE reports without a position at line
+// 1 of the file it is about: a file excluded from the package (no package
+// clause), the second of two packages in one directory, the module file.
+func (p *positions) filePos(e errors.Error, msg string) (ir.Pos, string) {
+	var nf *load.NoFilesError
+	var mp *load.MultiplePackageError
+	switch {
+	case errors.As(e, &nf) && nf.Package != nil:
+		for _, f := range nf.Package.IgnoredFiles {
+			if f.ExcludeReason != nil {
+				return p.convert(f.Filename, 1, 1), fmt.Sprintf("the file is not part of the package: %v", f.ExcludeReason)
+			}
+		}
+	case errors.As(e, &mp) && len(mp.Files) > 1:
+		return p.convert(filepath.Join(p.dir, mp.Files[1]), 1, 1), msg
+	case strings.Contains(msg, "module.cue"):
+		for dir := p.dir; ; dir = filepath.Dir(dir) {
+			f := filepath.Join(dir, "cue.mod", "module.cue")
+			if _, err := os.Stat(f); err == nil {
+				return p.convert(f, 1, 1), msg
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return ir.Pos{}, msg
 }
 
 // pathPos returns the position of the longest prefix of path that the user's
