@@ -41,11 +41,11 @@ func PolicyScript(b *ir.Board) string {
 	seen := map[string]bool{}
 	for _, p := range b.Policy.IRQs {
 		if seen[p.IRQ] {
-			fmt.Fprintf(&w, "\t# %s: IRQs named %s, banned above\n", p.Pos.Short(), Comment(p.IRQ))
+			fmt.Fprintf(&w, "\t# %s: IRQs named %s, banned above\n", where(p.Pos), Comment(p.IRQ))
 			continue
 		}
 		seen[p.IRQ] = true
-		fmt.Fprintf(&w, "\t# %s: IRQs named %s are pinned by tune.sh\n", p.Pos.Short(), Comment(p.IRQ))
+		fmt.Fprintf(&w, "\t# %s: IRQs named %s are pinned by tune.sh\n", where(p.Pos), Comment(p.IRQ))
 		fmt.Fprintf(&w, "\t%s)\n\t\techo ban=true\n\t\texit 0\n\t\t;;\n", Quote(p.IRQ))
 	}
 	w.WriteString("\tesac\ndone <<EOF\n$names\nEOF\n")

@@ -28,7 +28,7 @@ func Script(b *ir.Board) string {
 	fmt.Fprintf(&w, "pins_irqs=%d\n\n", pins)
 
 	fmt.Fprintf(&w, "# board_matches COMPATIBLE succeeds when a root compatible string names\n")
-	fmt.Fprintf(&w, "# this board (%s).\n", b.CompatiblePos.Short())
+	fmt.Fprintf(&w, "# this board (%s).\n", where(b.CompatiblePos))
 	w.WriteString("board_matches() {\n\tcase $1 in\n")
 	for _, c := range guardCompatibles(b) {
 		fmt.Fprintf(&w, "\t%s) return 0 ;;\n", Quote(c))
@@ -46,17 +46,17 @@ func Script(b *ir.Board) string {
 // writeActions writes the body of the script's actions function.
 func writeActions(w *strings.Builder, b *ir.Board) {
 	for _, p := range b.Policy.IRQs {
-		where := p.Pos.Short()
+		pos := where(p.Pos)
 		list := ir.CPUList(p.CPUs)
-		fmt.Fprintf(w, "\t# %s: IRQs named %s on CPUs %s\n", where, Comment(p.IRQ), list)
-		fmt.Fprintf(w, "\tpin_irq %s %s %s\n", Quote(p.IRQ), Quote(list), Quote(where))
+		fmt.Fprintf(w, "\t# %s: IRQs named %s on CPUs %s\n", pos, Comment(p.IRQ), list)
+		fmt.Fprintf(w, "\tpin_irq %s %s %s\n", Quote(p.IRQ), Quote(list), Quote(pos))
 	}
 	for _, n := range b.Policy.Net {
-		where := n.Pos.Short()
+		pos := where(n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
 		for i, cpus := range n.RPS {
-			fmt.Fprintf(w, "\t# %s: %s rx-%d RPS on CPUs %s\n", where, Comment(n.IfName), i, cpuText(cpus))
-			act(w, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), where)
+			fmt.Fprintf(w, "\t# %s: %s rx-%d RPS on CPUs %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
+			act(w, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), pos)
 		}
 		if n.RPSFlowCount >= 0 {
 			v := roundPow2(int64(n.RPSFlowCount))
@@ -64,28 +64,28 @@ func writeActions(w *strings.Builder, b *ir.Board) {
 			// each queue that receives.
 			queues := rxQueues(b, n)
 			for i := 0; i < queues; i++ {
-				fmt.Fprintf(w, "\t# %s: %s rx-%d rps_flow_cnt %d", where, Comment(n.IfName), i, n.RPSFlowCount)
+				fmt.Fprintf(w, "\t# %s: %s rx-%d rps_flow_cnt %d", pos, Comment(n.IfName), i, n.RPSFlowCount)
 				if v != int64(n.RPSFlowCount) {
 					w.WriteString(", rounded up to a power of two as the kernel stores it")
 				}
 				w.WriteString("\n")
-				act(w, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), where)
+				act(w, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), pos)
 			}
 		}
 		for i, cpus := range n.XPS {
-			fmt.Fprintf(w, "\t# %s: %s tx-%d XPS on CPUs %s\n", where, Comment(n.IfName), i, cpuText(cpus))
-			act(w, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), where)
+			fmt.Fprintf(w, "\t# %s: %s tx-%d XPS on CPUs %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
+			act(w, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), pos)
 		}
 	}
 	for _, s := range b.Policy.Sysctls {
-		where := s.Pos.Short()
+		pos := where(s.Pos)
 		v := SysctlValue(s)
-		fmt.Fprintf(w, "\t# %s: sysctl %s = %s", where, Comment(s.Key), Comment(s.Value))
+		fmt.Fprintf(w, "\t# %s: sysctl %s = %s", pos, Comment(s.Key), Comment(s.Value))
 		if v != s.Value {
 			w.WriteString(", rounded up to a power of two as the kernel stores it")
 		}
 		w.WriteString("\n")
-		act(w, "sysctl", "text", SysctlPath(s.Key), v, where)
+		act(w, "sysctl", "text", SysctlPath(s.Key), v, pos)
 	}
 }
 
@@ -106,8 +106,8 @@ func rxQueues(b *ir.Board, n ir.NetPolicy) int {
 	return 1
 }
 
-func act(w *strings.Builder, part, kind, path, value, where string) {
-	fmt.Fprintf(w, "\tact %s %s %s %s %s\n", part, kind, Quote(path), Quote(value), Quote(where))
+func act(w *strings.Builder, part, kind, path, value, pos string) {
+	fmt.Fprintf(w, "\tact %s %s %s %s %s\n", part, kind, Quote(path), Quote(value), Quote(pos))
 }
 
 func cpuText(cpus []int) string {

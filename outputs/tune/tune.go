@@ -94,6 +94,10 @@ func Comment(s string) string {
 	}, s)
 }
 
+// where returns the provenance of a generated line: the CUE position p,
+// fit for a comment.
+func where(p ir.Pos) string { return Comment(p.Short()) }
+
 // SysctlPath returns the /proc/sys path of a dotted sysctl key.
 func SysctlPath(key string) string {
 	return "/proc/sys/" + strings.ReplaceAll(key, ".", "/")
@@ -177,7 +181,7 @@ func Unit(b *ir.Board) string {
 	w.WriteString("After=local-fs.target systemd-sysctl.service\n")
 	for _, n := range b.Policy.Net {
 		dev := "sys-subsystem-net-devices-" + SystemdEscape(n.IfName) + ".device"
-		fmt.Fprintf(&w, "# %s: interface %s\n", n.Pos.Short(), Comment(n.IfName))
+		fmt.Fprintf(&w, "# %s: interface %s\n", where(n.Pos), Comment(n.IfName))
 		fmt.Fprintf(&w, "Wants=%s\nAfter=%s\n", dev, dev)
 	}
 	script := execArg(dir + "/" + ScriptFile)
@@ -231,7 +235,7 @@ func SysctlConf(b *ir.Board) string {
 	w.WriteString("# can revert them; install this file where they should be set at every\n")
 	w.WriteString("# boot without the tuning service.\n")
 	for _, s := range b.Policy.Sysctls {
-		fmt.Fprintf(&w, "\n# %s\n", s.Pos.Short())
+		fmt.Fprintf(&w, "\n# %s\n", where(s.Pos))
 		v := SysctlValue(s)
 		if v != s.Value {
 			fmt.Fprintf(&w, "# %s rounded up to a power of two, as the kernel stores it\n", Comment(s.Value))
@@ -252,7 +256,7 @@ func IrqbalanceEnvFile(b *ir.Board) string {
 	header(&w, b, "irqbalance environment")
 	w.WriteString("# Keeps irqbalance off the isolated CPUs. Read it from irqbalance's\n")
 	w.WriteString("# EnvironmentFile= (e.g. append it to /etc/default/irqbalance).\n")
-	fmt.Fprintf(&w, "\n# %s: isolated CPUs\n", b.Policy.IsolatedPos.Short())
+	fmt.Fprintf(&w, "\n# %s: isolated CPUs\n", where(b.Policy.IsolatedPos))
 	fmt.Fprintf(&w, "IRQBALANCE_BANNED_CPULIST=%s\n", ir.CPUList(b.Policy.IsolatedCPUs))
 	return w.String()
 }

@@ -1,0 +1,287 @@
+package tune
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rootCase is a synthesized root with the test board's scripts.
+type rootCase struct {
+	root, work, tune string
+	orig             map[string]string
+}
+
+func newRootCase(t *testing.T) *rootCase {
+	t.Helper()
+	out := writeOutputs(t, Emit(testBoard()))
+	c := &rootCase{root: t.TempDir(), work: t.TempDir(), tune: filepath.Join(out, ScriptFile)}
+	makeTree(t, c.root, fakeRoot())
+	c.orig = snapshot(t, c.root)
+	return c
+}
+
+func (c *rootCase) run(t *testing.T, args ...string) result {
+	t.Helper()
+	return runSh(t, c.work, nil, c.tune, append([]string{"--root", c.root}, args...)...)
+}
+
+// applied is what the test board's tuning leaves in the root.
+func applied() map[string]string {
+	want := map[string]string{
+		"sys/class/net/eth0/queues/rx-0/rps_cpus":     "3\n",
+		"sys/class/net/eth0/queues/rx-1/rps_cpus":     "2,00000000\n",
+		"sys/class/net/eth0/queues/rx-0/rps_flow_cnt": "1024\n",
+		"sys/class/net/eth0/queues/rx-1/rps_flow_cnt": "1024\n",
+		"sys/class/net/eth0/queues/tx-0/xps_cpus":     "1\n",
+		"sys/class/net/eth0/queues/tx-1/xps_cpus":     "81,00000000\n",
+		"proc/sys/net/core/netdev_budget":             "600\n",
+		"proc/sys/net/core/rps_sock_flow_entries":     "32768\n",
+		"proc/sys/net/ipv4/ip_local_port_range":       "20000 60000\n",
+	}
+	for n, l := range pinnedIRQs {
+		want["proc/irq/"+n+"/smp_affinity_list"] = l + "\n"
+	}
+	return want
+}
+
+func TestRootApplyVerifyRevert(t *testing.T) {
+	c := newRootCase(t)
+	r := c.run(t)
+	if r.code != 0 {
+		t.Fatalf("apply: %v", r)
+	}
+	if !strings.Contains(r.stdout, "board testboard: 16 value(s) set, 0 already in place") {
+		t.Errorf("apply output:\n%s", r.stdout)
+	}
+	got := snapshot(t, c.root)
+	for p, w := range applied() {
+		if got[p] != w {
+			t.Errorf("after apply %s = %q, want %q", p, got[p], w)
+		}
+	}
+	// IRQs of other names, even similar ones, are left alone.
+	for _, n := range []string{"3", "4", "7", "25", "32"} {
+		if p := "proc/irq/" + n + "/smp_affinity_list"; got[p] != c.orig[p] {
+			t.Errorf("IRQ %s changed to %q", n, got[p])
+		}
+	}
+	state := "run/boardc/testboard.state"
+	if !strings.Contains(got[state], "/proc/irq/21/smp_affinity_list\t0-39\n") ||
+		!strings.Contains(got[state], "/proc/sys/net/ipv4/ip_local_port_range\t32768\t60999\n") {
+		t.Errorf("state file:\n%s", got[state])
+	}
+
+	// Applying again changes nothing and keeps the saved originals.
+	r = c.run(t)
+	if r.code != 0 || !strings.Contains(r.stdout, "0 value(s) set, 16 already in place") {
+		t.Errorf("re-apply: %v", r)
+	}
+	if d := treeDiff(got, snapshot(t, c.root)); len(d) > 0 {
+		t.Errorf("re-apply changed the root:\n%s", strings.Join(d, "\n"))
+	}
+
+	if r := c.run(t, "--verify"); r.code != 0 || !strings.Contains(r.stdout, "no drift") {
+		t.Errorf("verify: %v", r)
+	}
+
+	// The kernel prints masks padded and lists in its own form: no drift.
+	makeTree(t, c.root, map[string]string{
+		"sys/class/net/eth0/queues/rx-0/rps_cpus": "00,00000003\n",
+		"sys/class/net/eth0/queues/tx-1/xps_cpus": "00000081,00000000\n",
+		"proc/irq/33/smp_affinity_list":           "3,4,5,7\n",
+		"proc/sys/net/ipv4/ip_local_port_range":   "20000\t60000\n",
+	})
+	if r := c.run(t, "--verify"); r.code != 0 {
+		t.Errorf("verify of kernel-formatted values: %v", r)
+	}
+
+	// Drift: every drifted value is listed.
+	makeTree(t, c.root, map[string]string{
+		"sys/class/net/eth0/queues/rx-0/rps_cpus": "00,00000001\n",
+		"proc/irq/22/smp_affinity_list":           "0-39\n",
+		"proc/sys/net/core/netdev_budget":         "300\n",
+	})
+	r = c.run(t, "--verify")
+	if r.code != ExitDrift {
+		t.Errorf("verify after tampering: %v", r)
+	}
+	for _, want := range []string{
+		"drift: /sys/class/net/eth0/queues/rx-0/rps_cpus is 00,00000001, want 3 (test/board.cue:20)",
+		"drift: /proc/irq/22/smp_affinity_list is 0-39, want 0-1 (IRQ 22 d0090000.crypto, test/board.cue:10)",
+		"drift: /proc/sys/net/core/netdev_budget is 300, want 600 (test/board.cue:30)",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("verify output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "3 value(s) of board testboard drifted") {
+		t.Errorf("verify stderr: %s", r.stderr)
+	}
+
+	// Applying over drift fixes it and still keeps the first originals.
+	if r := c.run(t); r.code != 0 || !strings.Contains(r.stdout, "3 value(s) set") {
+		t.Errorf("apply over drift: %v", r)
+	}
+	if s := snapshot(t, c.root)[state]; s != got[state] {
+		t.Errorf("apply over drift rewrote the saved originals:\n%s\nwant:\n%s", s, got[state])
+	}
+
+	r = c.run(t, "--revert")
+	if r.code != 0 {
+		t.Fatalf("revert: %v", r)
+	}
+	if d := treeDiff(c.orig, snapshot(t, c.root)); len(d) > 0 {
+		t.Errorf("revert did not restore the root:\n%s", strings.Join(d, "\n"))
+	}
+	if r := c.run(t, "--revert"); r.code != 0 || !strings.Contains(r.stdout, "nothing to revert") {
+		t.Errorf("second revert: %v", r)
+	}
+}
+
+func TestRootDryRun(t *testing.T) {
+	c := newRootCase(t)
+	r := c.run(t, "--dry-run")
+	if r.code != 0 {
+		t.Fatalf("dry-run: %v", r)
+	}
+	if d := treeDiff(c.orig, snapshot(t, c.root)); len(d) > 0 {
+		t.Errorf("dry-run changed the root:\n%s", strings.Join(d, "\n"))
+	}
+	for _, want := range []string{
+		"would write 0-1 to /proc/irq/24/smp_affinity_list, now 0-39 (IRQ 24 d0090000.crypto, test/board.cue:10)",
+		"would write 81,00000000 to /sys/class/net/eth0/queues/tx-1/xps_cpus, now 00,00000000 (test/board.cue:20)",
+		"would write 20000 60000 to /proc/sys/net/ipv4/ip_local_port_range",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("dry-run output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if n := strings.Count(r.stdout, "would write"); n != 16 {
+		t.Errorf("dry-run printed %d actions, want 16:\n%s", n, r.stdout)
+	}
+}
+
+func TestRootGuard(t *testing.T) {
+	c := newRootCase(t)
+	makeTree(t, c.root, map[string]string{"proc/device-tree/compatible": "globalscale,espressobin\x00marvell,armada3720\x00vendor,testsoc\x00"})
+	orig := snapshot(t, c.root)
+	r := c.run(t)
+	if r.code != ExitNotBoard || !strings.Contains(r.stderr, "this is not board testboard") ||
+		!strings.Contains(r.stderr, "globalscale,espressobin") {
+		t.Errorf("wrong board: %v", r)
+	}
+	if d := treeDiff(orig, snapshot(t, c.root)); len(d) > 0 {
+		t.Errorf("refused run changed the root:\n%s", strings.Join(d, "\n"))
+	}
+	if r := c.run(t, "--force"); r.code != 0 {
+		t.Errorf("--force: %v", r)
+	}
+	if r := c.run(t, "--force", "--verify"); r.code != 0 {
+		t.Errorf("--force --verify: %v", r)
+	}
+
+	c = newRootCase(t)
+	makeTree(t, c.root, map[string]string{"proc/device-tree/compatible": "vendor,testboard-v2\x00vendor,testboard\x00vendor,testsoc\x00"})
+	if r := c.run(t, "--dry-run"); r.code != 0 {
+		t.Errorf("compatible second in the list: %v", r)
+	}
+}
+
+func TestRootMissingIRQ(t *testing.T) {
+	c := newRootCase(t)
+	var lines []string
+	for _, l := range interruptsLines {
+		if !strings.Contains(l, "dpio.3\n") {
+			lines = append(lines, l)
+		}
+	}
+	makeTree(t, c.root, map[string]string{"proc/interrupts": interruptsHeader + strings.Join(lines, "")})
+	orig := snapshot(t, c.root)
+	r := c.run(t)
+	if r.code != ExitNoIRQ || !strings.Contains(r.stderr, "no IRQ named 'dpio.3'") ||
+		!strings.Contains(r.stderr, "test/board.cue:12") {
+		t.Errorf("missing IRQ: %v", r)
+	}
+	if d := treeDiff(orig, snapshot(t, c.root)); len(d) > 0 {
+		t.Errorf("a failed apply changed the root:\n%s", strings.Join(d, "\n"))
+	}
+	if r := c.run(t, "--only", "net,sysctl"); r.code != 0 {
+		t.Errorf("--only net,sysctl needs no IRQ: %v", r)
+	}
+}
+
+func TestRootMissingFile(t *testing.T) {
+	c := newRootCase(t)
+	makeTree(t, c.root, map[string]string{"sys/class/net/eth1/.keep": ""})
+	b := testBoard()
+	b.Policy.Net[0].IfName = "eth1"
+	out := writeOutputs(t, Emit(b))
+	r := runSh(t, c.work, nil, filepath.Join(out, ScriptFile), "--root", c.root)
+	if r.code != ExitMissing || !strings.Contains(r.stderr, "missing "+c.root+"/sys/class/net/eth1/queues/rx-0/rps_cpus") {
+		t.Errorf("missing interface: %v", r)
+	}
+}
+
+func TestRootOnlyAndUsage(t *testing.T) {
+	c := newRootCase(t)
+	if r := c.run(t, "--only=net"); r.code != 0 || !strings.Contains(r.stdout, "6 value(s) set") {
+		t.Errorf("--only=net: %v", r)
+	}
+	got := snapshot(t, c.root)
+	if got["proc/irq/21/smp_affinity_list"] != "0-39\n" || got["proc/sys/net/core/netdev_budget"] != "300\n" {
+		t.Error("--only=net touched IRQs or sysctls")
+	}
+	for _, args := range [][]string{{"--bogus"}, {"--only", "disk"}, {"--only"}, {"--verify", "--revert"}, {"--root"}} {
+		if r := c.run(t, args...); r.code != ExitUsage {
+			t.Errorf("%q: %v", args, r)
+		}
+	}
+	if r := c.run(t, "--help"); r.code != 0 || !strings.Contains(r.stdout, "Usage: tune.sh") {
+		t.Errorf("--help: %v", r)
+	}
+	// BOARDC_ROOT stands for --root.
+	if r := runSh(t, c.work, []string{"BOARDC_ROOT=" + c.root}, c.tune, "--verify", "--only", "net"); r.code != 0 {
+		t.Errorf("BOARDC_ROOT: %v", r)
+	}
+}
+
+func TestRootDaemons(t *testing.T) {
+	c := newRootCase(t)
+	if r := c.run(t, "--dry-run"); strings.Contains(r.stderr, "warning") {
+		t.Errorf("warning with no daemon: %v", r)
+	}
+	makeTree(t, c.root, map[string]string{"proc/977/comm": "irqbalance\n", "proc/1203/comm": "tuned\n"})
+	r := c.run(t)
+	if r.code != 0 {
+		t.Fatalf("apply: %v", r)
+	}
+	for _, want := range []string{"warning: irqbalance is running", "warning: TuneD is running"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("no %q: %v", want, r)
+		}
+	}
+	if r := c.run(t, "--only", "net", "--dry-run"); strings.Contains(r.stderr, "irqbalance") {
+		t.Errorf("irqbalance warning without IRQ pinning: %v", r)
+	}
+}
+
+func TestRootPolicyScript(t *testing.T) {
+	out := writeOutputs(t, Emit(testBoard()))
+	root := t.TempDir()
+	makeTree(t, root, fakeRoot())
+	policy := filepath.Join(out, PolicyFile)
+	for irq, ban := range map[string]bool{
+		"21": true, "24": true, "30": true, "31": true, "33": true,
+		"3": false, "4": false, "25": false, "32": false, "99": false, "x": false, "": false,
+	} {
+		r := runSh(t, root, []string{"BOARDC_ROOT=" + root}, policy, "/sys/devices/platform/x", irq)
+		want := ""
+		if ban {
+			want = "ban=true\n"
+		}
+		if r.code != 0 || r.stdout != want {
+			t.Errorf("IRQ %q: %v, want %q", irq, r, want)
+		}
+	}
+}

@@ -1,0 +1,310 @@
+package tune
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
+)
+
+func TestCPUMask(t *testing.T) {
+	for _, c := range []struct {
+		cpus []int
+		want string
+	}{
+		{nil, "0"},
+		{[]int{0}, "1"},
+		{[]int{0, 1}, "3"},
+		{[]int{1, 0, 1}, "3"},
+		{[]int{4, 5, 6, 7}, "f0"},
+		{[]int{31}, "80000000"},
+		{[]int{32}, "1,00000000"},
+		{[]int{0, 32}, "1,00000001"},
+		{[]int{32, 39}, "81,00000000"},
+		{[]int{33}, "2,00000000"},
+		{[]int{0, 64}, "1,00000000,00000001"},
+		{[]int{127}, "80000000,00000000,00000000,00000000"},
+		{cpus(40), "ff,ffffffff"},
+	} {
+		if got := ir.CPUMask(c.cpus); got != c.want {
+			t.Errorf("CPUMask(%v) = %q, want %q", c.cpus, got, c.want)
+		}
+	}
+}
+
+func TestCPUList(t *testing.T) {
+	for _, c := range []struct {
+		cpus []int
+		want string
+	}{
+		{nil, ""},
+		{[]int{0}, "0"},
+		{[]int{1, 0}, "0-1"},
+		{[]int{0, 2}, "0,2"},
+		{[]int{0, 1, 2, 5, 7, 8}, "0-2,5,7-8"},
+		{[]int{3, 3, 4}, "3-4"},
+		{cpus(40), "0-39"},
+	} {
+		if got := ir.CPUList(c.cpus); got != c.want {
+			t.Errorf("CPUList(%v) = %q, want %q", c.cpus, got, c.want)
+		}
+	}
+}
+
+func TestFiles(t *testing.T) {
+	b := testBoard()
+	var paths []string
+	for _, f := range Emit(b) {
+		paths = append(paths, f.Path)
+	}
+	want := []string{"boardc-tune-testboard.service", "irqbalance-policy.sh", "irqbalance.env",
+		"sysctl.d/90-boardc-testboard.conf", "tune.sh"}
+	if strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Errorf("files %q, want %q", paths, want)
+	}
+
+	// Only the parts a board has.
+	b.Policy = ir.Policy{Net: b.Policy.Net}
+	paths = nil
+	for _, f := range Emit(b) {
+		paths = append(paths, f.Path)
+	}
+	if strings.Join(paths, " ") != "boardc-tune-testboard.service tune.sh" {
+		t.Errorf("net only: files %q", paths)
+	}
+	b.Policy = ir.Policy{IRQs: testBoard().Policy.IRQs}
+	if fs := Emit(b); len(fs) != 2 {
+		t.Errorf("IRQs without irqbalanceBan: %d files, want 2", len(fs))
+	}
+	b.Policy = ir.Policy{}
+	if fs := Emit(b); len(fs) != 0 {
+		t.Errorf("no policy: %d files, want none", len(fs))
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := Emit(testBoard()), Emit(testBoard())
+	if len(a) != len(b) {
+		t.Fatal("file count differs")
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || !bytes.Equal(a[i].Data, b[i].Data) {
+			t.Errorf("%s differs between two runs", a[i].Path)
+		}
+	}
+}
+
+func TestHeaders(t *testing.T) {
+	for _, f := range Emit(testBoard()) {
+		s := string(f.Data)
+		for _, want := range []string{"SPDX-License-Identifier:", outputs.GeneratedNotice, "board testboard"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: no %q in the header", f.Path, want)
+			}
+		}
+	}
+}
+
+func TestScriptContent(t *testing.T) {
+	s := Script(testBoard())
+	for _, want := range []string{
+		"# test/board.cue:10: IRQs named d0090000.crypto on CPUs 0-1\n\tpin_irq 'd0090000.crypto' '0-1' 'test/board.cue:10'\n",
+		"pin_irq 'eth1' '3-5,7' 'test/board.cue:13'",
+		"act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '2,00000000' 'test/board.cue:20'",
+		"act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '81,00000000' 'test/board.cue:20'",
+		"rps_flow_cnt 1000, rounded up to a power of two",
+		"act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '1024' 'test/board.cue:20'",
+		"act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '32768' 'test/board.cue:31'",
+		"act sysctl text '/proc/sys/net/ipv4/ip_local_port_range' '20000 60000' 'test/board.cue:32'",
+		"\t'vendor,testboard') return 0 ;;\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("tune.sh lacks %q", want)
+		}
+	}
+	// The SoC compatible does not identify the board.
+	if strings.Contains(s, "'vendor,testsoc') return 0") {
+		t.Error("tune.sh accepts any board of the SoC")
+	}
+}
+
+func TestSysctlConf(t *testing.T) {
+	b := testBoard()
+	b.Policy.Sysctls[1].Value = "30000"
+	s := SysctlConf(b)
+	for _, want := range []string{
+		"# test/board.cue:30\nnet.core.netdev_budget = 600\n",
+		"# 30000 rounded up to a power of two, as the kernel stores it\nnet.core.rps_sock_flow_entries = 32768\n",
+		"net.ipv4.ip_local_port_range = 20000 60000\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("sysctl.d file lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestUnit(t *testing.T) {
+	b := testBoard()
+	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan", RPSFlowCount: -1, Pos: at(25)})
+	s := Unit(b)
+	for _, want := range []string{
+		"Type=oneshot\n", "RemainAfterExit=yes\n",
+		"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh\n",
+		"ExecStop=/bin/sh /usr/libexec/boardc/testboard/tune.sh --revert\n",
+		"Wants=network-pre.target\n", "Before=network-pre.target",
+		"# test/board.cue:20: interface eth0\nWants=sys-subsystem-net-devices-eth0.device\nAfter=sys-subsystem-net-devices-eth0.device\n",
+		`After=sys-subsystem-net-devices-br\x2dlan.device`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("unit lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestSystemdEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"eth0": "eth0", "br-lan": `br\x2dlan`, "eth0.100": "eth0.100", ".x": `\x2ex`, "a b": `a\x20b`,
+	} {
+		if got := SystemdEscape(in); got != want {
+			t.Errorf("SystemdEscape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestIrqbalanceEnv(t *testing.T) {
+	s := IrqbalanceEnvFile(testBoard())
+	if !strings.Contains(s, "# test/board.cue:40: isolated CPUs\nIRQBALANCE_BANNED_CPULIST=38-39\n") {
+		t.Errorf("irqbalance.env:\n%s", s)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"eth0": "'eth0'", "": "''", "a'b": `'a'\''b'`, "$(x)": "'$(x)'",
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// hostileBoard is testBoard with names that would run commands if they
+// reached the shell unquoted, or end a comment if printed raw. Each
+// command would create a file named pwned* in the working directory.
+func hostileBoard() *ir.Board {
+	b := testBoard()
+	b.Model = "Evil\ntouch pwned0"
+	b.Compatible = []string{"vendor,x'$(touch${IFS}pwned1)'", "vendor,*"}
+	b.Policy.IRQs = []ir.IRQPin{
+		{IRQ: "$(touch${IFS}pwned2)", CPUs: []int{1}, Pos: at(10)},
+		{IRQ: "`touch${IFS}pwned3`", CPUs: []int{2}, Pos: at(11)},
+		{IRQ: "a;touch${IFS}pwned4", CPUs: []int{3}, Pos: at(12)},
+	}
+	b.Policy.Net = []ir.NetPolicy{{
+		IfName: "e'\";touch${IFS}pwned5;#", RPS: [][]int{{0}}, RPSFlowCount: -1,
+		Pos: ir.Pos{File: "x\ntouch pwned6", Line: 1},
+	}}
+	b.Policy.Sysctls = []ir.Sysctl{
+		{Key: "net.core.x$(touch${IFS}pwned7)", Value: "$(touch${IFS}pwned8)", Pos: at(30)},
+		{Key: "net.core.y", Value: "1\nkernel.panic = 1", Pos: at(31)},
+	}
+	b.Policy.IsolatedCPUs = nil
+	return b
+}
+
+func hostileRoot() map[string]string {
+	return map[string]string{
+		"proc/device-tree/compatible": "vendor,x'$(touch${IFS}pwned1)'\x00",
+		"proc/interrupts": interruptsHeader +
+			" 40:   0   0   0   0   GICv3  80 Level   $(touch${IFS}pwned2)\n" +
+			" 41:   0   0   0   0   GICv3  81 Level   `touch${IFS}pwned3`\n" +
+			" 42:   0   0   0   0   GICv3  82 Level   a;touch${IFS}pwned4\n",
+		"proc/irq/40/smp_affinity_list":                               "0-39\n",
+		"proc/irq/41/smp_affinity_list":                               "0-39\n",
+		"proc/irq/42/smp_affinity_list":                               "0-39\n",
+		"sys/class/net/e'\";touch${IFS}pwned5;#/queues/rx-0/rps_cpus": "0\n",
+		"proc/sys/net/core/x$(touch${IFS}pwned7)":                     "0\n",
+		"proc/sys/net/core/y":                                         "0\n",
+		"run/.keep":                                                   "",
+	}
+}
+
+// TestHostileNames runs the scripts of a board with hostile names against
+// a root that has those names, and checks that no command ran, that the
+// values reached the files named, and that no comment was broken.
+func TestHostileNames(t *testing.T) {
+	b := hostileBoard()
+	files := Emit(b)
+	// SC2016 and SC1003 ask whether a '$', '`' or '\'' inside single
+	// quotes was meant to expand: here they are meant literally, which is
+	// the point of the test.
+	shellcheck(t, files, "SC2016", "SC1003")
+	for _, f := range files {
+		for _, line := range strings.Split(string(f.Data), "\n") {
+			// In a script a quoted value may span lines; elsewhere no
+			// value may.
+			if strings.HasPrefix(line, "touch") ||
+				!strings.HasSuffix(f.Path, ".sh") && strings.HasPrefix(line, "kernel.panic") {
+				t.Errorf("%s: a name broke out of its line: %q", f.Path, line)
+			}
+		}
+	}
+	out := writeOutputs(t, files)
+	root := t.TempDir()
+	makeTree(t, root, hostileRoot())
+	work := t.TempDir()
+	tune := filepath.Join(out, "tune.sh")
+
+	r := runSh(t, work, nil, tune, "--root", root)
+	if r.code != 0 {
+		t.Fatalf("apply: %v", r)
+	}
+	got := snapshot(t, root)
+	for path, want := range map[string]string{
+		"proc/irq/40/smp_affinity_list":                               "1\n",
+		"proc/irq/41/smp_affinity_list":                               "2\n",
+		"proc/irq/42/smp_affinity_list":                               "3\n",
+		"sys/class/net/e'\";touch${IFS}pwned5;#/queues/rx-0/rps_cpus": "1\n",
+		"proc/sys/net/core/x$(touch${IFS}pwned7)":                     "$(touch${IFS}pwned8)\n",
+		"proc/sys/net/core/y":                                         "1\nkernel.panic = 1\n",
+	} {
+		if got[path] != want {
+			t.Errorf("%s = %q, want %q", path, got[path], want)
+		}
+	}
+	if r := runSh(t, work, nil, tune, "--root", root, "--verify"); r.code != 0 {
+		t.Errorf("verify: %v", r)
+	}
+	if r := runSh(t, work, nil, tune, "--root", root, "--revert"); r.code != 0 {
+		t.Errorf("revert: %v", r)
+	}
+	policy := filepath.Join(out, "irqbalance-policy.sh")
+	for _, irq := range []string{"40", "41", "42"} {
+		r := runSh(t, work, []string{"BOARDC_ROOT=" + root}, policy, "/sys/devices/x", irq)
+		if r.code != 0 || r.stdout != "ban=true\n" {
+			t.Errorf("policy script for IRQ %s: %v", irq, r)
+		}
+	}
+
+	// A compatible is a literal, not a pattern: "vendor,*" matches no
+	// other board.
+	makeTree(t, root, map[string]string{"proc/device-tree/compatible": "vendor,other\x00"})
+	if r := runSh(t, work, nil, tune, "--root", root); r.code != ExitNotBoard {
+		t.Errorf("vendor,* matched vendor,other: %v", r)
+	}
+
+	for _, dir := range []string{work, out, root} {
+		for name := range snapshot(t, dir) {
+			if strings.Contains(filepath.Base(name), "pwned") && !strings.Contains(name, "$") && !strings.Contains(name, "`") {
+				t.Errorf("a name ran a command: %s created", filepath.Join(dir, name))
+			}
+		}
+	}
+	if _, err := os.Stat("pwned0"); err == nil {
+		t.Error("pwned0 created in the package directory")
+	}
+}
