@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,7 +97,10 @@ var newlines = regexp.MustCompile(`\s*\n\s*`)
 func (p *positions) filePos(e errors.Error, msg string) (ir.Pos, string) {
 	var nf *load.NoFilesError
 	var mp *load.MultiplePackageError
+	var pe *fs.PathError
 	switch {
+	case errors.As(e, &pe):
+		return p.convert(pe.Path, 0, 0), fmt.Sprintf("cannot %s the file: %v", pe.Op, pe.Err)
 	case errors.As(e, &nf) && nf.Package != nil:
 		for _, f := range nf.Package.IgnoredFiles {
 			if f.ExcludeReason != nil {
