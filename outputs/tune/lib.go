@@ -104,11 +104,12 @@ wants() {
 	return 1
 }
 
-# norm KIND VALUE prints VALUE as comparisons see it: for KIND list, a CPU
-# list in canonical form ("0,1" and "0-1" are equal); for mask, a hex mask
+# same KIND WANT HAVE succeeds when HAVE, read back from the kernel, is
+# WANT. Both are compared normalized by KIND: for list, as CPU lists in
+# canonical form ("0,1" and "0-1" are equal); for mask, as hex masks
 # without commas or leading zeros; for text, with blanks collapsed.
-norm() {
-	BOARDC_VALUE=$2 awk -v kind="$1" '` + normAwk + `'
+same() {
+	BOARDC_WANT=$2 BOARDC_HAVE=$3 awk -v kind="$1" '` + normAwk + `'
 }
 
 # irq_numbers NAME FILE prints the number of every IRQ in FILE, a copy of
@@ -116,11 +117,6 @@ norm() {
 # line; a shared IRQ lists several, separated by ", ".
 irq_numbers() {
 	BOARDC_IRQ=$1 awk '` + irqAwk + `' "$2"
-}
-
-# same KIND WANT HAVE succeeds when HAVE, read back from the kernel, is WANT.
-same() {
-	[ "$(norm "$1" "$2")" = "$(norm "$1" "$3")" ]
 }
 
 check_board() {
@@ -166,13 +162,14 @@ check_daemons() {
 # save PATH VALUE records VALUE as the original of PATH unless an earlier
 # apply did: revert restores the values from before the first apply.
 save() {
-	if [ -f "$state" ] && BOARDC_PATH=$1 awk -F "$tab" '$1 == ENVIRON["BOARDC_PATH"] { found = 1 } END { exit !found }' "$state"; then
-		return 0
-	fi
+	case $nl$saved in
+	*"$nl$1$tab"*) return 0 ;;
+	esac
 	case $2 in
 	*"$nl"*) die 1 "cannot save the multi-line value of $1" ;;
 	esac
 	printf '%s\t%s\n' "$1" "$2" >>"$state" || die 1 "cannot write $state"
+	saved=$saved$nl$1$tab$2
 }
 
 # pin_irq NAME CPULIST WHERE sets the affinity of every IRQ whose action
@@ -191,7 +188,7 @@ pin_irq() {
 
 # act PART KIND PATH VALUE WHERE: PATH, below the root, should hold VALUE.
 # PART (irq, net, sysctl) is what --only selects; KIND says how to compare
-# what the kernel reads back (see norm); WHERE names the description.
+# what the kernel reads back (see same); WHERE names the description.
 act() {
 	wants "$1" || return 0
 	case $3 in
@@ -277,8 +274,12 @@ check_board
 check_daemons
 phase=check
 actions
+saved=
 if [ "$mode" = apply ]; then
 	mkdir -p -- "$statedir" || die 1 "cannot create $statedir"
+	if [ -f "$state" ]; then
+		saved=$(cat -- "$state") || die 1 "cannot read $state"
+	fi
 fi
 phase=run
 actions

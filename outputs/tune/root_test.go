@@ -46,6 +46,7 @@ func applied() map[string]string {
 }
 
 func TestRootApplyVerifyRevert(t *testing.T) {
+	t.Parallel()
 	c := newRootCase(t)
 	r := c.run(t)
 	if r.code != 0 {
@@ -140,6 +141,7 @@ func TestRootApplyVerifyRevert(t *testing.T) {
 }
 
 func TestRootDryRun(t *testing.T) {
+	t.Parallel()
 	c := newRootCase(t)
 	r := c.run(t, "--dry-run")
 	if r.code != 0 {
@@ -163,6 +165,7 @@ func TestRootDryRun(t *testing.T) {
 }
 
 func TestRootGuard(t *testing.T) {
+	t.Parallel()
 	c := newRootCase(t)
 	makeTree(t, c.root, map[string]string{"proc/device-tree/compatible": "globalscale,espressobin\x00marvell,armada3720\x00vendor,testsoc\x00"})
 	orig := snapshot(t, c.root)
@@ -189,6 +192,7 @@ func TestRootGuard(t *testing.T) {
 }
 
 func TestRootMissingIRQ(t *testing.T) {
+	t.Parallel()
 	c := newRootCase(t)
 	var lines []string
 	for _, l := range interruptsLines {
@@ -212,6 +216,7 @@ func TestRootMissingIRQ(t *testing.T) {
 }
 
 func TestRootMissingFile(t *testing.T) {
+	t.Parallel()
 	c := newRootCase(t)
 	makeTree(t, c.root, map[string]string{"sys/class/net/eth1/.keep": ""})
 	b := testBoard()
@@ -224,6 +229,7 @@ func TestRootMissingFile(t *testing.T) {
 }
 
 func TestRootOnlyAndUsage(t *testing.T) {
+	t.Parallel()
 	c := newRootCase(t)
 	if r := c.run(t, "--only=net"); r.code != 0 || !strings.Contains(r.stdout, "6 value(s) set") {
 		t.Errorf("--only=net: %v", r)
@@ -247,6 +253,7 @@ func TestRootOnlyAndUsage(t *testing.T) {
 }
 
 func TestRootDaemons(t *testing.T) {
+	t.Parallel()
 	c := newRootCase(t)
 	if r := c.run(t, "--dry-run"); strings.Contains(r.stderr, "warning") {
 		t.Errorf("warning with no daemon: %v", r)
@@ -267,6 +274,7 @@ func TestRootDaemons(t *testing.T) {
 }
 
 func TestRootPolicyScript(t *testing.T) {
+	t.Parallel()
 	out := writeOutputs(t, Emit(testBoard()))
 	root := t.TempDir()
 	makeTree(t, root, fakeRoot())

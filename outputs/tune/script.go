@@ -48,14 +48,14 @@ func writeActions(w *strings.Builder, b *ir.Board) {
 	for _, p := range b.Policy.IRQs {
 		pos := where(p.Pos)
 		list := ir.CPUList(p.CPUs)
-		fmt.Fprintf(w, "\t# %s: IRQs named %s on CPUs %s\n", pos, Comment(p.IRQ), list)
+		fmt.Fprintf(w, "\t# %s: IRQs named %s on %s\n", pos, Comment(p.IRQ), cpuText(p.CPUs))
 		fmt.Fprintf(w, "\tpin_irq %s %s %s\n", Quote(p.IRQ), Quote(list), Quote(pos))
 	}
 	for _, n := range b.Policy.Net {
 		pos := where(n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
 		for i, cpus := range n.RPS {
-			fmt.Fprintf(w, "\t# %s: %s rx-%d RPS on CPUs %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
+			fmt.Fprintf(w, "\t# %s: %s rx-%d RPS on %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
 			act(w, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), pos)
 		}
 		if n.RPSFlowCount >= 0 {
@@ -73,7 +73,7 @@ func writeActions(w *strings.Builder, b *ir.Board) {
 			}
 		}
 		for i, cpus := range n.XPS {
-			fmt.Fprintf(w, "\t# %s: %s tx-%d XPS on CPUs %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
+			fmt.Fprintf(w, "\t# %s: %s tx-%d XPS on %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
 			act(w, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), pos)
 		}
 	}
@@ -110,11 +110,16 @@ func act(w *strings.Builder, part, kind, path, value, pos string) {
 	fmt.Fprintf(w, "\tact %s %s %s %s %s\n", part, kind, Quote(path), Quote(value), Quote(pos))
 }
 
+// cpuText names a CPU set in a comment: "CPU 3", "CPUs 0-1", "no CPU".
 func cpuText(cpus []int) string {
-	if l := ir.CPUList(cpus); l != "" {
-		return l
+	switch s := ir.SortedCPUs(cpus); len(s) {
+	case 0:
+		return "no CPU"
+	case 1:
+		return "CPU " + ir.CPUList(s)
+	default:
+		return "CPUs " + ir.CPUList(s)
 	}
-	return "none"
 }
 
 // irqAwk prints the number of every IRQ in /proc/interrupts one of whose
@@ -134,9 +139,10 @@ const irqAwk = `$1 ~ /^[0-9]+:$/ {
 	}
 }`
 
-// normAwk prints ENVIRON["BOARDC_VALUE"] as comparisons see it, by kind:
-// "list" a CPU list in canonical form ("0,1" and "0-1" are equal), "mask"
-// a hex mask without commas or leading zeros, "text" with blanks collapsed.
+// normAwk exits 0 when ENVIRON["BOARDC_WANT"] and ENVIRON["BOARDC_HAVE"]
+// are equal once normalized by kind: "list" CPU lists in canonical form
+// ("0,1" and "0-1" are equal), "mask" hex masks without commas or leading
+// zeros, "text" with blanks collapsed.
 const normAwk = `function cpulist(s,    n, i, p, r, c, max, set, out, first) {
 	gsub(/[ \t\n]/, "", s)
 	n = split(s, p, ",")
@@ -168,8 +174,7 @@ const normAwk = `function cpulist(s,    n, i, p, r, c, max, set, out, first) {
 	}
 	return out
 }
-BEGIN {
-	v = ENVIRON["BOARDC_VALUE"]
+function norm(v) {
 	if (kind == "mask") {
 		gsub(/[, \t\n]/, "", v)
 		v = tolower(v)
@@ -183,5 +188,8 @@ BEGIN {
 		sub(/^ /, "", v)
 		sub(/ $/, "", v)
 	}
-	print v
+	return v
+}
+BEGIN {
+	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
 }`

@@ -237,6 +237,7 @@ func hostileRoot() map[string]string {
 // a root that has those names, and checks that no command ran, that the
 // values reached the files named, and that no comment was broken.
 func TestHostileNames(t *testing.T) {
+	t.Parallel()
 	b := hostileBoard()
 	files := Emit(b)
 	// SC2016 and SC1003 ask whether a '$', '`' or '\'' inside single

@@ -1,0 +1,169 @@
+package tune
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// inTreeBoards compiles every board that ships with boardc
+// (boards/*/board.cue, SoC descriptions excluded), failing on any error.
+func inTreeBoards(t *testing.T) []*ir.Board {
+	t.Helper()
+	paths, err := filepath.Glob("../../boards/*/board.cue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(paths)
+	c, err := compiler.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*ir.Board
+	for _, p := range paths {
+		dir := filepath.Dir(p)
+		if filepath.Base(dir) == "soc" {
+			continue
+		}
+		r := c.Compile(dir, compiler.Options{})
+		if r.Board == nil || r.Diagnostics.HasErrors() {
+			t.Fatalf("%s does not compile:\n%v", dir, r.Diagnostics)
+		}
+		out = append(out, r.Board)
+	}
+	if len(out) == 0 {
+		t.Fatal("no boards found in ../../boards")
+	}
+	return out
+}
+
+// boardRoot synthesizes a root for board b from its own IR: its
+// compatible, two IRQ lines for each pinned name (so shared names are
+// exercised), every queue file its net policy touches and every sysctl,
+// all with kernel-style values.
+func boardRoot(b *ir.Board) map[string]string {
+	n := b.SoC.NumCPUs()
+	all := "0-" + fmt.Sprint(n-1) + "\n"
+	if n == 1 {
+		all = "0\n"
+	}
+	zero := strings.Repeat("0", (n+3)/4) + "\n"
+	f := map[string]string{
+		"proc/device-tree/compatible": strings.Join(b.Compatible, "\x00") + "\x00",
+		"run/.keep":                   "",
+	}
+	interrupts := "           CPU0       CPU1\n  3:   100   200   GICv3  30 Level   arch_timer\n"
+	irq := 100
+	seen := map[string]bool{}
+	for _, p := range b.Policy.IRQs {
+		if seen[p.IRQ] {
+			continue
+		}
+		seen[p.IRQ] = true
+		for range 2 {
+			interrupts += fmt.Sprintf("%4d:   0   0   GICv3  %d Level   %s\n", irq, irq, p.IRQ)
+			f[fmt.Sprintf("proc/irq/%d/smp_affinity_list", irq)] = all
+			irq++
+		}
+	}
+	f["proc/interrupts"] = interrupts
+	f["proc/irq/3/smp_affinity_list"] = all
+	for _, np := range b.Policy.Net {
+		q := "sys/class/net/" + np.IfName + "/queues/"
+		for i := range max(len(np.RPS), rxQueues(b, np)) {
+			f[fmt.Sprintf("%srx-%d/rps_cpus", q, i)] = zero
+			f[fmt.Sprintf("%srx-%d/rps_flow_cnt", q, i)] = "0\n"
+		}
+		for i := range max(len(np.XPS), 1) {
+			f[fmt.Sprintf("%stx-%d/xps_cpus", q, i)] = zero
+		}
+	}
+	for _, s := range b.Policy.Sysctls {
+		f[strings.TrimPrefix(SysctlPath(s.Key), "/")] = "0\n"
+	}
+	return f
+}
+
+// TestBoards checks the outputs of every in-tree board: shellcheck finds
+// nothing in its scripts, and tune.sh applies, verifies and reverts
+// cleanly against a root synthesized from the board's own IR.
+func TestBoards(t *testing.T) {
+	for _, b := range inTreeBoards(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			files := Emit(b)
+			if len(b.Policy.IRQs)+len(b.Policy.Net)+len(b.Policy.Sysctls) == 0 {
+				if len(files) != 0 {
+					t.Errorf("a board without policy got %d files", len(files))
+				}
+				return
+			}
+			shellcheck(t, files)
+			out := writeOutputs(t, files)
+			root := t.TempDir()
+			makeTree(t, root, boardRoot(b))
+			orig := snapshot(t, root)
+			tune := filepath.Join(out, ScriptFile)
+			for _, step := range [][]string{{}, {}, {"--verify"}, {"--revert"}} {
+				r := runSh(t, root, nil, tune, append([]string{"--root", root}, step...)...)
+				if r.code != 0 {
+					t.Fatalf("%q: %v", step, r)
+				}
+			}
+			if d := treeDiff(orig, snapshot(t, root)); len(d) > 0 {
+				t.Errorf("revert did not restore the root:\n%s", strings.Join(d, "\n"))
+			}
+		})
+	}
+}
+
+// TestBoardFacts checks what the in-tree boards are known to need.
+func TestBoardFacts(t *testing.T) {
+	want := map[string][]string{
+		"espressobin": {
+			"pin_irq 'd0090000.crypto' '0-1' ",
+			"act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' ",
+		},
+		"mirabox": {
+			"act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '1' ",
+			"act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' '1' ",
+			"act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '2048' ",
+		},
+		"ls2088a-rdb": {
+			"pin_irq 'dpio.0' '0' ", "pin_irq 'dpio.3' '3' ", "pin_irq 'dpio.7' '7' ",
+			"act net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' ",
+		},
+	}
+	for _, b := range inTreeBoards(t) {
+		lines, ok := want[b.Name]
+		if !ok {
+			continue
+		}
+		delete(want, b.Name)
+		s := Script(b)
+		for _, l := range lines {
+			if !strings.Contains(s, l) {
+				t.Errorf("%s: tune.sh lacks %q", b.Name, l)
+			}
+		}
+		if b.Name == "ls2088a-rdb" {
+			p := PolicyScript(b)
+			for i := range 8 {
+				if !strings.Contains(p, fmt.Sprintf("\t'dpio.%d')\n\t\techo ban=true\n", i)) {
+					t.Errorf("irqbalance-policy.sh does not ban dpio.%d", i)
+				}
+			}
+		}
+	}
+	for name := range want {
+		if _, err := os.Stat("../../boards/" + name + "/board.cue"); err == nil {
+			t.Errorf("board %s not compiled", name)
+		}
+	}
+}
