@@ -255,15 +255,3 @@ func shellcheck(t *testing.T, files []outputs.File, exclude ...string) {
 		t.Errorf("shellcheck: %v\n%s", err, out)
 	}
 }
-
-// file returns the emitted file at path, failing the test when absent.
-func file(t *testing.T, files []outputs.File, path string) string {
-	t.Helper()
-	for _, f := range files {
-		if f.Path == path {
-			return string(f.Data)
-		}
-	}
-	t.Fatalf("no file %s among %d emitted", path, len(files))
-	return ""
-}

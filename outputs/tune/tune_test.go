@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -307,5 +308,28 @@ func TestHostileNames(t *testing.T) {
 	}
 	if _, err := os.Stat("pwned0"); err == nil {
 		t.Error("pwned0 created in the package directory")
+	}
+}
+
+// TestUnitVerify has systemd check the units of the test board and of a
+// board with interface names that need escaping. systemd-analyze is not
+// among the tools CI must have, so its absence only skips.
+func TestUnitVerify(t *testing.T) {
+	sa, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("systemd-analyze not found; install it with: apt-get install -y systemd")
+	}
+	b := testBoard()
+	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan.7", RPSFlowCount: -1, Pos: at(25)})
+	for _, b := range []*ir.Board{testBoard(), b} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, UnitFile(b))
+		if err := os.WriteFile(p, []byte(Unit(b)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(sa, "verify", p).CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Errorf("systemd-analyze verify %s: %v\n%s", UnitFile(b), err, out)
+		}
 	}
 }
