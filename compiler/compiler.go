@@ -12,11 +12,12 @@ import (
 	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/outputs/dts"
 	"boardc.dev/boardc/outputs/kc"
+	"boardc.dev/boardc/outputs/tune"
 )
 
 // Emitters returns the emitters every build runs, in order.
 func Emitters() []outputs.Emitter {
-	return []outputs.Emitter{dts.Emitter, kc.Emitter}
+	return []outputs.Emitter{dts.Emitter, kc.Emitter, tune.Emitter}
 }
 
 // Result is the outcome of compiling one board.

@@ -1,6 +1,7 @@
-package tune
+package tune_test
 
 import (
+	"boardc.dev/boardc/outputs/tune"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func boardRoot(b *ir.Board) map[string]string {
 	f["proc/irq/3/smp_affinity_list"] = all
 	for _, np := range b.Policy.Net {
 		q := "sys/class/net/" + np.IfName + "/queues/"
-		for i := range max(len(np.RPS), rxQueues(b, np)) {
+		for i := range max(len(np.RPS), tune.RxQueues(b, np)) {
 			f[fmt.Sprintf("%srx-%d/rps_cpus", q, i)] = zero
 			f[fmt.Sprintf("%srx-%d/rps_flow_cnt", q, i)] = "0\n"
 		}
@@ -85,7 +86,7 @@ func boardRoot(b *ir.Board) map[string]string {
 		}
 	}
 	for _, s := range b.Policy.Sysctls {
-		f[strings.TrimPrefix(SysctlPath(s.Key), "/")] = "0\n"
+		f[strings.TrimPrefix(tune.SysctlPath(s.Key), "/")] = "0\n"
 	}
 	return f
 }
@@ -97,7 +98,7 @@ func TestBoards(t *testing.T) {
 	for _, b := range inTreeBoards(t) {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			files := Emit(b)
+			files := tune.Emit(b)
 			if len(b.Policy.IRQs)+len(b.Policy.Net)+len(b.Policy.Sysctls) == 0 {
 				if len(files) != 0 {
 					t.Errorf("a board without policy got %d files", len(files))
@@ -109,9 +110,9 @@ func TestBoards(t *testing.T) {
 			root := t.TempDir()
 			makeTree(t, root, boardRoot(b))
 			orig := snapshot(t, root)
-			tune := filepath.Join(out, ScriptFile)
+			script := filepath.Join(out, tune.ScriptFile)
 			for _, step := range [][]string{{}, {}, {"--verify"}, {"--revert"}} {
-				r := runSh(t, root, nil, tune, append([]string{"--root", root}, step...)...)
+				r := runSh(t, root, nil, script, append([]string{"--root", root}, step...)...)
 				if r.code != 0 {
 					t.Fatalf("%q: %v", step, r)
 				}
@@ -146,14 +147,14 @@ func TestBoardFacts(t *testing.T) {
 			continue
 		}
 		delete(want, b.Name)
-		s := Script(b)
+		s := tune.Script(b)
 		for _, l := range lines {
 			if !strings.Contains(s, l) {
 				t.Errorf("%s: tune.sh lacks %q", b.Name, l)
 			}
 		}
 		if b.Name == "ls2088a-rdb" {
-			p := PolicyScript(b)
+			p := tune.PolicyScript(b)
 			for i := range 8 {
 				if !strings.Contains(p, fmt.Sprintf("\t'dpio.%d')\n\t\techo ban=true\n", i)) {
 					t.Errorf("irqbalance-policy.sh does not ban dpio.%d", i)

@@ -1,4 +1,4 @@
-package tune
+package tune_test
 
 import (
 	"bytes"

@@ -1,6 +1,7 @@
-package tune
+package tune_test
 
 import (
+	"boardc.dev/boardc/outputs/tune"
 	"context"
 	"fmt"
 	"os"
@@ -92,14 +93,14 @@ func hostState(t *testing.T) map[string]string {
 // interfaces of b's net policy and returns the results the driver wrote.
 func netnsRun(t *testing.T, unshare string, b *ir.Board, only string) map[string]string {
 	t.Helper()
-	files := Emit(b)
+	files := tune.Emit(b)
 	out := writeOutputs(t, files)
 	res := t.TempDir()
 	var paths, ifs []string
 	tamper := ""
 	for _, np := range b.Policy.Net {
 		q := "/sys/class/net/" + np.IfName + "/queues/"
-		rx := max(len(np.RPS), rxQueues(b, np), 4)
+		rx := max(len(np.RPS), tune.RxQueues(b, np), 4)
 		tx := max(len(np.XPS), 4)
 		ifs = append(ifs, fmt.Sprintf("%s:%d:%d", np.IfName, rx, tx))
 		for i := range rx {
@@ -116,7 +117,7 @@ func netnsRun(t *testing.T, unshare string, b *ir.Board, only string) map[string
 	}
 	if strings.Contains(only, "sysctl") {
 		for _, s := range b.Policy.Sysctls {
-			paths = append(paths, SysctlPath(s.Key))
+			paths = append(paths, tune.SysctlPath(s.Key))
 		}
 	}
 	if tamper == "" {
@@ -126,7 +127,7 @@ func netnsRun(t *testing.T, unshare string, b *ir.Board, only string) map[string
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := append([]string{"-n", "-m", "sh", "testdata/netns.sh", res, filepath.Join(out, ScriptFile), only, tamper, "0"}, ifs...)
+	args := append([]string{"-n", "-m", "sh", "testdata/netns.sh", res, filepath.Join(out, tune.ScriptFile), only, tamper, "0"}, ifs...)
 	if o, err := exec.CommandContext(ctx, unshare, args...).CombinedOutput(); err != nil {
 		t.Fatalf("netns.sh: %v\n%s", err, o)
 	}
@@ -162,7 +163,7 @@ func normMask(s string) string {
 // checkNetns checks the driver's results against what b asks for.
 func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bool) {
 	t.Helper()
-	wantRC := map[string]int{"guard": ExitNotBoard, "apply": 0, "reapply": 0, "verify": 0, "tampered": ExitDrift, "revert": 0}
+	wantRC := map[string]int{"guard": tune.ExitNotBoard, "apply": 0, "reapply": 0, "verify": 0, "tampered": tune.ExitDrift, "revert": 0}
 	for _, l := range strings.Split(strings.TrimSpace(got["rc"]), "\n") {
 		step, rc, _ := strings.Cut(l, " ")
 		if want, ok := wantRC[step]; !ok || strconv.Itoa(want) != rc {
@@ -197,14 +198,14 @@ func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bo
 		}
 		if np.RPSFlowCount >= 0 {
 			p := q + "rx-0/rps_flow_cnt"
-			if want := fmt.Sprint(roundPow2(int64(np.RPSFlowCount))); applied[p] != want {
+			if want := fmt.Sprint(tune.RoundPow2(int64(np.RPSFlowCount))); applied[p] != want {
 				t.Errorf("kernel %s = %q, want %s", p, applied[p], want)
 			}
 		}
 	}
 	if withSysctls {
 		for _, s := range b.Policy.Sysctls {
-			p := SysctlPath(s.Key)
+			p := tune.SysctlPath(s.Key)
 			if strings.Join(strings.Fields(applied[p]), " ") != s.Value {
 				t.Errorf("kernel %s = %q, want %q", p, applied[p], s.Value)
 			}

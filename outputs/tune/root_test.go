@@ -1,6 +1,7 @@
-package tune
+package tune_test
 
 import (
+	"boardc.dev/boardc/outputs/tune"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +17,8 @@ type rootCase struct {
 
 func newRootCase(t *testing.T) *rootCase {
 	t.Helper()
-	out := writeOutputs(t, Emit(testBoard()))
-	c := &rootCase{root: t.TempDir(), work: t.TempDir(), tune: filepath.Join(out, ScriptFile)}
+	out := writeOutputs(t, tune.Emit(testBoard()))
+	c := &rootCase{root: t.TempDir(), work: t.TempDir(), tune: filepath.Join(out, tune.ScriptFile)}
 	makeTree(t, c.root, fakeRoot())
 	c.orig = snapshot(t, c.root)
 	return c
@@ -106,7 +107,7 @@ func TestRootApplyVerifyRevert(t *testing.T) {
 		"proc/sys/net/core/netdev_budget":         "300\n",
 	})
 	r = c.run(t, "--verify")
-	if r.code != ExitDrift {
+	if r.code != tune.ExitDrift {
 		t.Errorf("verify after tampering: %v", r)
 	}
 	for _, want := range []string{
@@ -172,7 +173,7 @@ func TestRootGuard(t *testing.T) {
 	makeTree(t, c.root, map[string]string{"proc/device-tree/compatible": "globalscale,espressobin\x00marvell,armada3720\x00vendor,testsoc\x00"})
 	orig := snapshot(t, c.root)
 	r := c.run(t)
-	if r.code != ExitNotBoard || !strings.Contains(r.stderr, "this is not board testboard") ||
+	if r.code != tune.ExitNotBoard || !strings.Contains(r.stderr, "this is not board testboard") ||
 		!strings.Contains(r.stderr, "globalscale,espressobin") {
 		t.Errorf("wrong board: %v", r)
 	}
@@ -205,7 +206,7 @@ func TestRootMissingIRQ(t *testing.T) {
 	makeTree(t, c.root, map[string]string{"proc/interrupts": interruptsHeader + strings.Join(lines, "")})
 	orig := snapshot(t, c.root)
 	r := c.run(t)
-	if r.code != ExitNoIRQ || !strings.Contains(r.stderr, "no IRQ named 'dpio.3'") ||
+	if r.code != tune.ExitNoIRQ || !strings.Contains(r.stderr, "no IRQ named 'dpio.3'") ||
 		!strings.Contains(r.stderr, "test/board.cue:12") {
 		t.Errorf("missing IRQ: %v", r)
 	}
@@ -223,9 +224,9 @@ func TestRootMissingFile(t *testing.T) {
 	makeTree(t, c.root, map[string]string{"sys/class/net/eth1/.keep": ""})
 	b := testBoard()
 	b.Policy.Net[0].IfName = "eth1"
-	out := writeOutputs(t, Emit(b))
-	r := runSh(t, c.work, nil, filepath.Join(out, ScriptFile), "--root", c.root)
-	if r.code != ExitMissing || !strings.Contains(r.stderr, "missing "+c.root+"/sys/class/net/eth1/queues/rx-0/rps_cpus") {
+	out := writeOutputs(t, tune.Emit(b))
+	r := runSh(t, c.work, nil, filepath.Join(out, tune.ScriptFile), "--root", c.root)
+	if r.code != tune.ExitMissing || !strings.Contains(r.stderr, "missing "+c.root+"/sys/class/net/eth1/queues/rx-0/rps_cpus") {
 		t.Errorf("missing interface: %v", r)
 	}
 }
@@ -241,7 +242,7 @@ func TestRootOnlyAndUsage(t *testing.T) {
 		t.Error("--only=net touched IRQs or sysctls")
 	}
 	for _, args := range [][]string{{"--bogus"}, {"--only", "disk"}, {"--only"}, {"--verify", "--revert"}, {"--root"}} {
-		if r := c.run(t, args...); r.code != ExitUsage {
+		if r := c.run(t, args...); r.code != tune.ExitUsage {
 			t.Errorf("%q: %v", args, r)
 		}
 	}
@@ -277,10 +278,10 @@ func TestRootDaemons(t *testing.T) {
 
 func TestRootPolicyScript(t *testing.T) {
 	t.Parallel()
-	out := writeOutputs(t, Emit(testBoard()))
+	out := writeOutputs(t, tune.Emit(testBoard()))
 	root := t.TempDir()
 	makeTree(t, root, fakeRoot())
-	policy := filepath.Join(out, PolicyFile)
+	policy := filepath.Join(out, tune.PolicyFile)
 	for irq, ban := range map[string]bool{
 		"21": true, "24": true, "30": true, "31": true, "33": true,
 		"3": false, "4": false, "25": false, "32": false, "99": false, "x": false, "": false,

@@ -1,6 +1,7 @@
-package tune
+package tune_test
 
 import (
+	"boardc.dev/boardc/outputs/tune"
 	"bytes"
 	"os"
 	"os/exec"
@@ -59,7 +60,7 @@ func TestCPUList(t *testing.T) {
 func TestFiles(t *testing.T) {
 	b := testBoard()
 	var paths []string
-	for _, f := range Emit(b) {
+	for _, f := range tune.Emit(b) {
 		paths = append(paths, f.Path)
 	}
 	want := []string{"boardc-tune-testboard.service", "irqbalance-policy.sh", "irqbalance.env",
@@ -71,24 +72,24 @@ func TestFiles(t *testing.T) {
 	// Only the parts a board has.
 	b.Policy = ir.Policy{Net: b.Policy.Net}
 	paths = nil
-	for _, f := range Emit(b) {
+	for _, f := range tune.Emit(b) {
 		paths = append(paths, f.Path)
 	}
 	if strings.Join(paths, " ") != "boardc-tune-testboard.service tune.sh" {
 		t.Errorf("net only: files %q", paths)
 	}
 	b.Policy = ir.Policy{IRQs: testBoard().Policy.IRQs}
-	if fs := Emit(b); len(fs) != 2 {
+	if fs := tune.Emit(b); len(fs) != 2 {
 		t.Errorf("IRQs without irqbalanceBan: %d files, want 2", len(fs))
 	}
 	b.Policy = ir.Policy{}
-	if fs := Emit(b); len(fs) != 0 {
+	if fs := tune.Emit(b); len(fs) != 0 {
 		t.Errorf("no policy: %d files, want none", len(fs))
 	}
 }
 
 func TestDeterministic(t *testing.T) {
-	a, b := Emit(testBoard()), Emit(testBoard())
+	a, b := tune.Emit(testBoard()), tune.Emit(testBoard())
 	if len(a) != len(b) {
 		t.Fatal("file count differs")
 	}
@@ -100,7 +101,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestHeaders(t *testing.T) {
-	for _, f := range Emit(testBoard()) {
+	for _, f := range tune.Emit(testBoard()) {
 		s := string(f.Data)
 		for _, want := range []string{"SPDX-License-Identifier:", outputs.GeneratedNotice, "board testboard"} {
 			if !strings.Contains(s, want) {
@@ -111,7 +112,7 @@ func TestHeaders(t *testing.T) {
 }
 
 func TestScriptContent(t *testing.T) {
-	s := Script(testBoard())
+	s := tune.Script(testBoard())
 	for _, want := range []string{
 		"# test/board.cue:10: IRQs named d0090000.crypto on CPUs 0-1\n\tpin_irq 'd0090000.crypto' '0-1' 'test/board.cue:10'\n",
 		"pin_irq 'eth1' '3-5,7' 'test/board.cue:13'",
@@ -136,7 +137,7 @@ func TestScriptContent(t *testing.T) {
 func TestSysctlConf(t *testing.T) {
 	b := testBoard()
 	b.Policy.Sysctls[1].Value = "30000"
-	s := SysctlConf(b)
+	s := tune.SysctlConf(b)
 	for _, want := range []string{
 		"# test/board.cue:30\nnet.core.netdev_budget = 600\n",
 		"# 30000 rounded up to a power of two, as the kernel stores it\nnet.core.rps_sock_flow_entries = 32768\n",
@@ -151,7 +152,7 @@ func TestSysctlConf(t *testing.T) {
 func TestUnit(t *testing.T) {
 	b := testBoard()
 	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan", RPSFlowCount: -1, Pos: at(25)})
-	s := Unit(b)
+	s := tune.Unit(b)
 	for _, want := range []string{
 		"Type=oneshot\n", "RemainAfterExit=yes\n",
 		"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh\n",
@@ -170,14 +171,14 @@ func TestSystemdEscape(t *testing.T) {
 	for in, want := range map[string]string{
 		"eth0": "eth0", "br-lan": `br\x2dlan`, "eth0.100": "eth0.100", ".x": `\x2ex`, "a b": `a\x20b`,
 	} {
-		if got := SystemdEscape(in); got != want {
-			t.Errorf("SystemdEscape(%q) = %q, want %q", in, got, want)
+		if got := tune.SystemdEscape(in); got != want {
+			t.Errorf("tune.SystemdEscape(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestIrqbalanceEnv(t *testing.T) {
-	s := IrqbalanceEnvFile(testBoard())
+	s := tune.IrqbalanceEnvFile(testBoard())
 	if !strings.Contains(s, "# test/board.cue:40: isolated CPUs\nIRQBALANCE_BANNED_CPULIST=38-39\n") {
 		t.Errorf("irqbalance.env:\n%s", s)
 	}
@@ -187,8 +188,8 @@ func TestQuote(t *testing.T) {
 	for in, want := range map[string]string{
 		"eth0": "'eth0'", "": "''", "a'b": `'a'\''b'`, "$(x)": "'$(x)'",
 	} {
-		if got := Quote(in); got != want {
-			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		if got := tune.Quote(in); got != want {
+			t.Errorf("tune.Quote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
@@ -240,7 +241,7 @@ func hostileRoot() map[string]string {
 func TestHostileNames(t *testing.T) {
 	t.Parallel()
 	b := hostileBoard()
-	files := Emit(b)
+	files := tune.Emit(b)
 	// SC2016 and SC1003 ask whether a '$', '`' or '\'' inside single
 	// quotes was meant to expand: here they are meant literally, which is
 	// the point of the test.
@@ -259,9 +260,9 @@ func TestHostileNames(t *testing.T) {
 	root := t.TempDir()
 	makeTree(t, root, hostileRoot())
 	work := t.TempDir()
-	tune := filepath.Join(out, "tune.sh")
+	script := filepath.Join(out, "tune.sh")
 
-	r := runSh(t, work, nil, tune, "--root", root)
+	r := runSh(t, work, nil, script, "--root", root)
 	if r.code != 0 {
 		t.Fatalf("apply: %v", r)
 	}
@@ -278,10 +279,10 @@ func TestHostileNames(t *testing.T) {
 			t.Errorf("%s = %q, want %q", path, got[path], want)
 		}
 	}
-	if r := runSh(t, work, nil, tune, "--root", root, "--verify"); r.code != 0 {
+	if r := runSh(t, work, nil, script, "--root", root, "--verify"); r.code != 0 {
 		t.Errorf("verify: %v", r)
 	}
-	if r := runSh(t, work, nil, tune, "--root", root, "--revert"); r.code != 0 {
+	if r := runSh(t, work, nil, script, "--root", root, "--revert"); r.code != 0 {
 		t.Errorf("revert: %v", r)
 	}
 	policy := filepath.Join(out, "irqbalance-policy.sh")
@@ -295,7 +296,7 @@ func TestHostileNames(t *testing.T) {
 	// A compatible is a literal, not a pattern: "vendor,*" matches no
 	// other board.
 	makeTree(t, root, map[string]string{"proc/device-tree/compatible": "vendor,other\x00"})
-	if r := runSh(t, work, nil, tune, "--root", root); r.code != ExitNotBoard {
+	if r := runSh(t, work, nil, script, "--root", root); r.code != tune.ExitNotBoard {
 		t.Errorf("vendor,* matched vendor,other: %v", r)
 	}
 
@@ -323,13 +324,13 @@ func TestUnitVerify(t *testing.T) {
 	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan.7", RPSFlowCount: -1, Pos: at(25)})
 	for _, b := range []*ir.Board{testBoard(), b} {
 		dir := t.TempDir()
-		p := filepath.Join(dir, UnitFile(b))
-		if err := os.WriteFile(p, []byte(Unit(b)), 0o644); err != nil {
+		p := filepath.Join(dir, tune.UnitFile(b))
+		if err := os.WriteFile(p, []byte(tune.Unit(b)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		out, err := exec.Command(sa, "verify", p).CombinedOutput()
 		if err != nil || len(out) > 0 {
-			t.Errorf("systemd-analyze verify %s: %v\n%s", UnitFile(b), err, out)
+			t.Errorf("systemd-analyze verify %s: %v\n%s", tune.UnitFile(b), err, out)
 		}
 	}
 }
