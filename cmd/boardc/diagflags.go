@@ -20,25 +20,25 @@ type diagFlags struct {
 }
 
 func (f *diagFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.format, "format", "text", "diagnostics format: text or json")
+	c.Flags().StringVar(&f.format, "format", "text", "diagnostics format: text, json, sarif (SARIF 2.1.0) or github (workflow commands)")
 	c.Flags().BoolVar(&f.werror, "werror", false, "treat warnings as errors")
 	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "do not print info diagnostics")
 }
 
 func (f *diagFlags) validate() error {
 	switch f.format {
-	case "text", "json":
+	case "text", "json", "sarif", "github":
 		return nil
 	}
-	return fmt.Errorf("unknown --format %q (want text or json)", f.format)
+	return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", f.format)
 }
 
 func (f *diagFlags) options() compiler.Options {
 	return compiler.Options{WarningsAsErrors: f.werror}
 }
 
-// print reports the diagnostics of every result: text to stderr, json to
-// stdout.
+// print reports the diagnostics of every result: text to stderr, the
+// machine formats (json, sarif, github) to stdout.
 func (f *diagFlags) print(stdout, stderr io.Writer, rs []*compiler.Result) error {
 	var all diag.List
 	for _, r := range rs {
@@ -52,6 +52,10 @@ func (f *diagFlags) print(stdout, stderr io.Writer, rs []*compiler.Result) error
 	switch f.format {
 	case "json":
 		return writeJSON(stdout, all)
+	case "sarif":
+		return writeSARIF(stdout, all)
+	case "github":
+		return writeGitHub(stdout, all)
 	}
 	if err := all.WriteText(stderr); err != nil {
 		return err

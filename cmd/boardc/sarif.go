@@ -1,0 +1,128 @@
+package main
+
+import (
+	"io"
+	"net/url"
+	"path/filepath"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"boardc.dev/boardc/compiler/check"
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/compiler/load"
+)
+
+// rule describes one diagnostic code as a SARIF rule.
+type rule struct {
+	code, name, doc string
+	severity        diag.Severity
+}
+
+// loaderRules are the codes the loader reports; the checks describe
+// themselves (check.All).
+var loaderRules = []rule{
+	{load.CodeLoad, "load", "A file or package of the description could not be read or parsed: a syntax error, a file without a package clause, an import that cannot be found, an unreadable file or a path that does not exist.", diag.Error},
+	{load.CodeSchema, "schema", "A value violates the schema: a wrong type, a number out of range, a string that does not match the pattern its field requires, or two declarations of one field with different values.", diag.Error},
+	{load.CodeUnknown, "unknown-field", "A field the schema does not define, often a misspelling; the schema is closed so that a typo cannot silently drop a fact.", diag.Error},
+	{load.CodeMissing, "missing-field", "A required field is missing or its value is not concrete.", diag.Error},
+	{load.CodeReference, "undeclared-reference", "A reference names something the description does not declare: a master's bus or a bus's parent that is not a key of soc.buses, or a bus that is its own ancestor.", diag.Error},
+}
+
+// rules returns every rule: the loader's codes, then the checks, by code.
+func rules() []rule {
+	out := append([]rule(nil), loaderRules...)
+	for _, c := range check.All() {
+		out = append(out, rule{c.Code, c.Name, c.Doc, c.Severity})
+	}
+	return out
+}
+
+// sarifLevel maps a severity to a SARIF result level.
+func sarifLevel(s diag.Severity) string {
+	switch s {
+	case diag.Error:
+		return sarif.LevelError
+	case diag.Warning:
+		return sarif.LevelWarning
+	}
+	return sarif.LevelNote
+}
+
+// sarifReport builds a SARIF 2.1.0 log of l: one run of boardc with one
+// rule per code and one result per diagnostic. A diagnostic's position is
+// the result's physical location; notes with a position become related
+// locations, the others lines of the message.
+func sarifReport(l diag.List) *sarif.Report {
+	run := sarif.NewRun()
+	run.Tool = sarif.NewTool().WithDriver(sarif.NewToolComponent().WithName("boardc"))
+	for _, r := range rules() {
+		addRule(run, r)
+	}
+	for _, d := range l {
+		if run.GetRuleIndex(d.Code) < 0 {
+			addRule(run, rule{code: d.Code, severity: d.Severity})
+		}
+		text := d.Message
+		var related []*sarif.Location
+		for _, n := range d.Notes {
+			if loc := sarifLocation(n.Pos); loc != nil {
+				related = append(related, loc.WithID(len(related)).WithMessage(sarif.NewTextMessage(n.Message)))
+				continue
+			}
+			text += "\nnote: " + n.Message
+		}
+		res := run.CreateResultForRule(d.Code).
+			WithLevel(sarifLevel(d.Severity)).
+			WithMessage(sarif.NewTextMessage(text))
+		if loc := sarifLocation(d.Pos); loc != nil {
+			res.AddLocation(loc)
+		}
+		if len(related) > 0 {
+			res.WithRelatedLocations(related)
+		}
+	}
+	rep := sarif.NewReport()
+	rep.AddRun(run)
+	return rep
+}
+
+func addRule(run *sarif.Run, r rule) {
+	rd := run.AddRule(r.code).
+		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.severity)))
+	if r.name != "" {
+		rd.WithName(r.name).WithShortDescription(sarif.NewMultiformatMessageString().WithText(r.name))
+	}
+	if r.doc != "" {
+		rd.WithFullDescription(sarif.NewMultiformatMessageString().WithText(r.doc))
+	}
+}
+
+// sarifLocation returns the physical location of p, or nil when p is
+// unknown. The file is a relative URI where the position is relative.
+func sarifLocation(p ir.Pos) *sarif.Location {
+	if !p.IsValid() {
+		return nil
+	}
+	uri := (&url.URL{Path: filepath.ToSlash(p.File)}).String()
+	if filepath.IsAbs(p.File) {
+		uri = (&url.URL{Scheme: "file", Path: filepath.ToSlash(p.File)}).String()
+	}
+	phys := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(uri))
+	if p.Line > 0 {
+		reg := sarif.NewRegion().WithStartLine(p.Line)
+		if p.Col > 0 {
+			reg.WithStartColumn(p.Col)
+		}
+		phys.WithRegion(reg)
+	}
+	return sarif.NewLocationWithPhysicalLocation(phys)
+}
+
+func writeSARIF(w io.Writer, l diag.List) error {
+	if err := sarifReport(l).PrettyWrite(w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
