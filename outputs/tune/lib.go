@@ -112,13 +112,15 @@ same() {
 	BOARDC_WANT=$2 BOARDC_HAVE=$3 awk -v kind="$1" '` + normAwk + `'
 }
 
-# irq_numbers NAME FILE prints the number of every IRQ in FILE, a copy of
-# /proc/interrupts, one of whose action names is NAME. Action names end a
+# irq_numbers NAME FILE prints the number of every IRQ in FILE (the root's
+# /proc/interrupts) one of whose action names is NAME. Action names end a
 # line; a shared IRQ lists several, separated by ", ".
 irq_numbers() {
 	BOARDC_IRQ=$1 awk '` + irqAwk + `' "$2"
 }
 
+# check_board refuses, with status 3, to tune a system whose root
+# compatible strings name no compatible of this board, unless --force.
 check_board() {
 	if [ "$force" = 1 ]; then
 		return 0
