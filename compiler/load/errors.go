@@ -86,7 +86,8 @@ func message(e errors.Error) string {
 			msg += ": " + inner
 		}
 	}
-	return newlines.ReplaceAllString(strings.TrimSpace(msg), " ")
+	// "2 errors in empty disjunction:" introduces the errors that follow.
+	return strings.TrimSuffix(newlines.ReplaceAllString(strings.TrimSpace(msg), " "), ":")
 }
 
 var newlines = regexp.MustCompile(`\s*\n\s*`)
