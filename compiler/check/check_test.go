@@ -116,6 +116,12 @@ func TestChecks(t *testing.T) {
 		{"RPS redundant", func(b *ir.Board) {
 			b.SoC.Masters[0].NetDevs[0].RSS, b.SoC.Masters[0].NetDevs[0].RxQueues = true, 2
 		}, "BC0405:info", 51},
+		{"RPS queue out of range", func(b *ir.Board) { b.Policy.Net[0].RPS = [][]int{{0}, {1}} }, "BC0406:error", 51},
+		{"XPS queue out of range", func(b *ir.Board) { b.Policy.Net[0].XPS = [][]int{{0}, {1}} }, "BC0406:error", 51},
+		{"flow count rounding", func(b *ir.Board) { b.Policy.Net[0].RPSFlowCount = 1000 }, "BC0407:info", 51},
+		{"sock flow entries rounding", func(b *ir.Board) {
+			b.Policy.Sysctls = []ir.Sysctl{{Key: "net.core.rps_sock_flow_entries", Value: "30000", Pos: pos(53)}}
+		}, "BC0407:info", 53},
 		{"duplicate label", func(b *ir.Board) { b.SoC.Masters[1].Node.Label = "eth0" }, "BC0501:error", 21},
 		{"undeclared IRQ", func(b *ir.Board) { b.Policy.IRQs[0].IRQ = "eth9" }, "BC0502:error", 50},
 		{"waiver without reason", func(b *ir.Board) {

@@ -21,6 +21,8 @@ func All() []*Check {
 		IRQOnIsolated,
 		IrqbalanceMoves,
 		RPSRedundant,
+		QueueRange,
+		FlowTableRounding,
 		DuplicateNodes,
 		UndeclaredTarget,
 	})
