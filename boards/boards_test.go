@@ -15,52 +15,14 @@ import (
 	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/golden"
+	"boardc.dev/boardc/internal/intree"
 )
 
 // boardDirs returns the directories of the in-tree boards.
-func boardDirs(t *testing.T) []string {
-	t.Helper()
-	m, err := filepath.Glob("*/board.cue")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dirs []string
-	for _, f := range m {
-		dirs = append(dirs, filepath.Dir(f))
-	}
-	sort.Strings(dirs)
-	if len(dirs) < 3 {
-		t.Fatalf("found %d boards, want at least 3", len(dirs))
-	}
-	return dirs
-}
+func boardDirs(t *testing.T) []string { return intree.Dirs(t, ".") }
 
-// compileAll compiles every board once for the whole test binary.
-var compiled = map[string]*compiler.Result{}
-
-func compile(t *testing.T, dir string) *compiler.Result {
-	t.Helper()
-	if r, ok := compiled[dir]; ok {
-		return r
-	}
-	c, err := compiler.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := c.Compile(dir, compiler.Options{})
-	if r.Diagnostics.HasErrors() {
-		var b stringsBuilder
-		_ = r.Diagnostics.WriteText(&b)
-		t.Fatalf("%s does not compile:\n%s", dir, b.String())
-	}
-	compiled[dir] = r
-	return r
-}
-
-type stringsBuilder struct{ b []byte }
-
-func (s *stringsBuilder) Write(p []byte) (int, error) { s.b = append(s.b, p...); return len(p), nil }
-func (s *stringsBuilder) String() string              { return string(s.b) }
+// compile compiles an in-tree board once for the whole test binary.
+func compile(t *testing.T, dir string) *compiler.Result { return intree.Compile(t, dir) }
 
 func TestGolden(t *testing.T) {
 	for _, dir := range boardDirs(t) {

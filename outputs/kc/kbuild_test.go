@@ -4,12 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/testtool"
 	"boardc.dev/boardc/outputs/kc"
 )
@@ -24,36 +23,12 @@ import (
 // warning that it is undefined. It is a test stand-in, not a kernel fact.
 const dpaa2Symvers = "0x00000000\tdpaa2_io_service_select\tdrivers/soc/fsl/dpio/fsl-mc-dpio\tEXPORT_SYMBOL_GPL\t\n"
 
-// inTreeBoards compiles every board under boards/ (each directory with a
-// board.cue, the SoC descriptions excepted).
+// inTreeBoards compiles every board under boards/.
 func inTreeBoards(t *testing.T) []*ir.Board {
 	t.Helper()
-	paths, err := filepath.Glob("../../boards/*/board.cue")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
-	c, err := compiler.New()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []*ir.Board
-	for _, p := range paths {
-		dir := filepath.Dir(p)
-		if filepath.Base(dir) == "soc" {
-			continue
-		}
-		r := c.Compile(dir, compiler.Options{})
-		if r.Board == nil || r.Diagnostics.HasErrors() {
-			var b strings.Builder
-			r.Diagnostics.WriteText(&b)
-			t.Errorf("%s does not compile:\n%s", dir, b.String())
-			continue
-		}
+	for _, r := range intree.CompileAll(t, "../../boards") {
 		out = append(out, r.Board)
-	}
-	if len(out) == 0 {
-		t.Fatal("no in-tree board compiled")
 	}
 	return out
 }

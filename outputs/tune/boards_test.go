@@ -1,45 +1,23 @@
 package tune_test
 
 import (
-	"boardc.dev/boardc/outputs/tune"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/intree"
+	"boardc.dev/boardc/outputs/tune"
 )
 
-// inTreeBoards compiles every board that ships with boardc
-// (boards/*/board.cue, SoC descriptions excluded), failing on any error.
+// inTreeBoards compiles every board under boards/.
 func inTreeBoards(t *testing.T) []*ir.Board {
 	t.Helper()
-	paths, err := filepath.Glob("../../boards/*/board.cue")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
-	c, err := compiler.New()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []*ir.Board
-	for _, p := range paths {
-		dir := filepath.Dir(p)
-		if filepath.Base(dir) == "soc" {
-			continue
-		}
-		r := c.Compile(dir, compiler.Options{})
-		if r.Board == nil || r.Diagnostics.HasErrors() {
-			t.Fatalf("%s does not compile:\n%v", dir, r.Diagnostics)
-		}
+	for _, r := range intree.CompileAll(t, "../../boards") {
 		out = append(out, r.Board)
-	}
-	if len(out) == 0 {
-		t.Fatal("no boards found in ../../boards")
 	}
 	return out
 }
