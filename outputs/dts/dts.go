@@ -1,6 +1,7 @@
 // Package dts emits the device-tree fragment of a board: a .dtsi meant to be
 // included at the end of the board's upstream .dts, which marks DMA
-// coherency on masters and sets dma-ranges on buses.
+// coherency on masters and sets dma-ranges on buses, and the same changes
+// as an overlay (.dtso) to apply over the board's dtb.
 //
 // Semantics follow Linux drivers/of/address.c: of_dma_is_coherent() walks up
 // the DMA parents, and of_dma_get_range() walks up from a device's parent
@@ -21,15 +22,19 @@ import (
 // Emitter is the device-tree fragment emitter.
 var Emitter = outputs.Emitter{Name: "dts", Emit: Emit}
 
-// Emit returns the board's fragment, <board>.dtsi.
+// Emit returns the board's fragment, <board>.dtsi, and the same changes as
+// an overlay, <board>.dtso.
 func Emit(b *ir.Board) []outputs.File {
 	var w writer
-	w.header(b)
+	w.header(b, "Include at the end of "+dtsName(b)+".")
 	nodes := plan(b)
 	for _, n := range nodes {
 		w.node(n)
 	}
-	return []outputs.File{{Path: b.Name + ".dtsi", Data: []byte(w.String())}}
+	return []outputs.File{
+		{Path: b.Name + ".dtsi", Data: []byte(w.String())},
+		Overlay(b),
+	}
 }
 
 // prop is one property line with the CUE position that caused it.
@@ -44,6 +49,9 @@ type dtNode struct {
 	path  string
 	title string
 	props []prop
+	// bus is set when the node carries a dma-ranges: the overlay restates
+	// its cell counts.
+	bus *ir.Bus
 }
 
 // plan decides every node and property of the fragment, sorted by node
@@ -63,6 +71,7 @@ func plan(b *ir.Board) []*dtNode {
 			continue
 		}
 		n := get(bus.Node, "bus "+bus.Key)
+		n.bus = bus
 		n.props = append(n.props, prop{
 			text: rangesProp(bus, &b.SoC, bus.DMARanges),
 			why:  bus.DMARangesPos.Short(),
@@ -70,6 +79,7 @@ func plan(b *ir.Board) []*dtNode {
 	}
 	for _, bus := range ancestorsNeedingRanges(b) {
 		n := get(bus.Node, "bus "+bus.Key)
+		n.bus = bus
 		n.props = append(n.props, prop{
 			text: rangesProp(bus, &b.SoC, nil),
 			why:  "identity, so that of_dma_get_range() reaches the translation above; " + bus.Pos.Short(),
@@ -178,7 +188,17 @@ func Cells(v uint64, n int) []string {
 
 type writer struct{ strings.Builder }
 
-func (w *writer) header(b *ir.Board) {
+// dtsName names the board's upstream .dts in headers.
+func dtsName(b *ir.Board) string {
+	if b.DTS != "" {
+		return b.DTS
+	}
+	return "the board's .dts"
+}
+
+// header writes the SPDX line and the comment every device-tree output
+// opens with; use says how the file is consumed.
+func (w *writer) header(b *ir.Board, use string) {
 	w.WriteString("// SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)\n")
 	w.WriteString("/*\n * " + outputs.GeneratedNotice + "\n *\n")
 	fmt.Fprintf(w, " * Board %s", b.Name)
@@ -186,11 +206,7 @@ func (w *writer) header(b *ir.Board) {
 		fmt.Fprintf(w, " (%s)", b.Model)
 	}
 	fmt.Fprintf(w, ", SoC %s.\n", b.SoC.Name)
-	if b.DTS != "" {
-		fmt.Fprintf(w, " * Include at the end of %s.\n", b.DTS)
-	} else {
-		w.WriteString(" * Include at the end of the board's .dts.\n")
-	}
+	w.WriteString(" * " + use + "\n")
 	w.WriteString(" * Each property names the description line it comes from.\n *\n")
 	w.WriteString(" * Interconnect coherency:\n")
 	for _, bus := range b.SoC.Buses {
