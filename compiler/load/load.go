@@ -50,8 +50,27 @@ func New() (*Loader, error) {
 
 // Load loads the board described by path, a directory holding a CUE package
 // or a single .cue file. It returns the lowered board, or nil and at least
-// one error diagnostic.
+// one error diagnostic. It is Evaluate followed by Lower.
 func (l *Loader) Load(path string) (*ir.Board, diag.List) {
+	e, ds := l.Evaluate(path)
+	if e == nil {
+		return nil, ds
+	}
+	return l.Lower(e)
+}
+
+// Evaluated is a description loaded, built, unified with the schema and
+// validated, ready to be lowered.
+type Evaluated struct {
+	inst    *build.Instance
+	v, data cue.Value
+	pos     *positions
+}
+
+// Evaluate loads the CUE package at path (as Load does), builds it, unifies
+// it with the schema and validates the result. It returns nil and at least
+// one error diagnostic when any of these fails.
+func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, l.pathError(path, err.Error())
@@ -85,12 +104,25 @@ func (l *Loader) Load(path string) (*ir.Board, diag.List) {
 	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
 		return nil, p.fromCUE(err, data, CodeSchema)
 	}
+	return &Evaluated{inst: inst, v: v, data: data, pos: p}, nil
+}
+
+// Lower turns an evaluated description into the IR, resolving references
+// between its parts. It returns nil and at least one error diagnostic when
+// a reference is to something the description does not declare. Lowering
+// does not change e; it may be lowered again.
+func (l *Loader) Lower(e *Evaluated) (*ir.Board, diag.List) {
+	p := e.pos
 	lw := &lowerer{pos: p}
-	b := lw.board(node{v: v, d: data, pos: p, fallback: p.dirPos()})
+	b := lw.board(node{v: e.v, d: e.data, pos: p, fallback: p.dirPos()})
 	if len(lw.diags) > 0 {
 		return nil, lw.diags
 	}
-	b.Sources = sources(inst)
+	b.Sources = sources(e.inst)
+	for _, f := range b.Sources {
+		b.SourcesRel = append(b.SourcesRel, p.convert(f, 0, 0).Src)
+	}
+	sort.Strings(b.SourcesRel)
 	return b, nil
 }
 
