@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/spf13/cobra"
+
+	"boardc.dev/boardc/compiler"
+)
+
+func newDiff() *cobra.Command {
+	var (
+		against string
+		f       diagFlags
+	)
+	c := &cobra.Command{
+		Use:   "diff [--against DIR] BOARD...",
+		Short: "Show how the outputs in DIR/<board>/ differ from a fresh build",
+		Long: `diff compiles each BOARD in memory, writes nothing, and prints a unified
+diff (3 lines of context) from every file in DIR/<board>/ to what boardc
+generates now, including generated files missing from DIR/<board>/ and
+files there that boardc no longer generates.
+
+Exit status: 0 when every output is up to date, 1 when any differs or a
+description has errors, 2 usage or internal error.
+
+` + boardRule,
+		Example: `  boardc diff boards/espressobin
+  boardc diff --against build/dt ./boards/...`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.validate(); err != nil {
+				return usageError(cmd, err)
+			}
+			results, err := compileArgs(cmd, args, &f)
+			if err != nil {
+				return err
+			}
+			return reportDrift(cmd, against, results)
+		},
+	}
+	c.Flags().StringVar(&against, "against", "out", "output directory holding the committed outputs, DIR/<board>/")
+	f.register(c)
+	return c
+}
+
+// compileArgs expands the BOARD arguments, compiles them in parallel and
+// prints their diagnostics. It returns exitError{exitDiags} when any
+// description has errors.
+func compileArgs(cmd *cobra.Command, args []string, f *diagFlags) ([]*compiler.Result, error) {
+	paths, err := expandBoards(args)
+	if err != nil {
+		return nil, usageError(cmd, err)
+	}
+	results, err := compileAll(paths, f.options())
+	if err != nil {
+		return nil, err
+	}
+	failed := false
+	for _, r := range results {
+		failed = failed || r.Diagnostics.HasErrors()
+	}
+	if err := f.print(cmd.OutOrStdout(), cmd.ErrOrStderr(), results); err != nil {
+		return nil, err
+	}
+	if failed {
+		return nil, exitError{exitDiags}
+	}
+	return results, nil
+}
+
+// reportDrift prints the drift of every result against dir to stdout and
+// a summary to stderr; it returns exitError{exitDiags} on drift.
+func reportDrift(cmd *cobra.Command, dir string, results []*compiler.Result) error {
+	n := 0
+	for _, r := range results {
+		k, err := drift(cmd.OutOrStdout(), filepath.Join(dir, r.Board.Name), r)
+		if err != nil {
+			return err
+		}
+		n += k
+	}
+	if n > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%d file(s) differ from a fresh build; run boardc build -o %s to update them\n", n, dir)
+		return exitError{exitDiags}
+	}
+	return nil
+}
+
+// drift writes a unified diff from each file under dir to the result's
+// generated file, and returns how many files differ.
+func drift(w io.Writer, dir string, r *compiler.Result) (int, error) {
+	gen := map[string][]byte{}
+	var names []string
+	for _, f := range r.Files {
+		name := filepath.FromSlash(f.Path)
+		gen[name] = f.Data
+		names = append(names, name)
+	}
+	present, err := listFiles(dir)
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range present {
+		if _, ok := gen[p]; !ok {
+			names = append(names, p)
+		}
+	}
+	sort.Strings(names)
+	n := 0
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		oldName, newName := path, path+" (generated)"
+		old, err := os.ReadFile(path)
+		switch {
+		case os.IsNotExist(err):
+			oldName = "/dev/null"
+		case err != nil:
+			return n, err
+		}
+		data, ok := gen[name]
+		if !ok {
+			newName = "/dev/null"
+		}
+		if err == nil && ok && bytes.Equal(old, data) {
+			continue
+		}
+		n++
+		d := diff.Diff(oldName, old, newName, data)
+		if d == nil { // both empty: one side is missing
+			d = fmt.Appendf(nil, "diff %s %s\n--- %s\n+++ %s\n", oldName, newName, oldName, newName)
+		}
+		if _, err := w.Write(d); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// listFiles returns the regular files below dir, relative to it, leaving
+// out the temporary files of an interrupted write. A missing dir has none.
+func listFiles(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && path == dir {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() || (strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), ".tmp")) {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		out = append(out, rel)
+		return nil
+	})
+	return out, err
+}

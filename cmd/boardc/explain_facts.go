@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// fact is one statement of a board description, at its CUE position,
+// and what it is about: "master:KEY", "bus:KEY", "net:IF", "irq:NAME",
+// "sysctl:KEY" or "board".
+type fact struct {
+	pos   ir.Pos
+	owner string
+	text  string
+}
+
+// boardFacts lists the facts of b that explain can show, in description
+// order: board, masters, buses, then the runtime policy.
+func boardFacts(b *ir.Board) []fact {
+	var fs []fact
+	add := func(pos ir.Pos, owner, format string, args ...any) {
+		if pos.IsValid() {
+			fs = append(fs, fact{pos, owner, fmt.Sprintf(format, args...)})
+		}
+	}
+	add(b.Pos, "board", "board %s, SoC %s", b.Name, b.SoC.Name)
+	for _, m := range b.SoC.Masters {
+		o := "master:" + m.Key
+		state := "enabled"
+		if !m.Enabled {
+			state = "disabled on this board"
+		}
+		add(m.Pos, o, "master %s (%s), driver %s", m.Key, state, orNone(m.Driver))
+		add(m.Node.Pos, o, "master %s: node %s %s", m.Key, m.Node.Ref(), m.Node.Path)
+		add(m.CompatiblePos, o, "master %s: compatible %s", m.Key, strings.Join(m.Compatible, ", "))
+		add(m.BusPos, o, "master %s: on bus %s", m.Key, m.Bus.Key)
+		add(m.DMABitsPos, o, "master %s: dmaBits %d", m.Key, m.DMABits)
+		if c := m.Coherency; c != nil {
+			why := c.Source
+			if why == "" {
+				why = c.Reason
+			}
+			add(c.Pos, o, "master %s coherency: coherent %t (%s)", m.Key, c.Coherent, why)
+		}
+		for _, irq := range m.IRQs {
+			add(irq.Pos, o, "master %s: irq %s named %q in /proc/interrupts", m.Key, irq.Key, irq.Name)
+		}
+		for _, n := range m.NetDevs {
+			add(n.Pos, o, "master %s: netdev %s, %d rx / %d tx queue(s), RSS %t", m.Key, n.Name, n.RxQueues, n.TxQueues, n.RSS)
+		}
+	}
+	for _, bus := range b.SoC.Buses {
+		o := "bus:" + bus.Key
+		add(bus.Pos, o, "bus %s: node %s", bus.Key, bus.Node.Path)
+		add(bus.CellsPos, o, "bus %s: #address-cells %d, #size-cells %d", bus.Key, bus.AddressCells, bus.SizeCells)
+		add(bus.Coherency.Pos, o, "bus %s coherency: %s (source: %s)", bus.Key, busCoherency(bus.Coherency), bus.Coherency.Source)
+		add(bus.AddressBitsPos, o, "bus %s: %d address bits", bus.Key, bus.AddressBits)
+		if bus.HasDMARanges {
+			add(bus.DMARangesPos, o, "bus %s: dma-ranges with %d translation(s)", bus.Key, len(bus.DMARanges))
+		}
+	}
+	for _, p := range b.Policy.IRQs {
+		add(p.Pos, "irq:"+p.IRQ, "policy: IRQs named %s on CPUs %s", p.IRQ, ints(p.CPUs))
+	}
+	for _, n := range b.Policy.Net {
+		add(n.Pos, "net:"+n.IfName, "policy: %s RPS %v, rps_flow_cnt %d, XPS %v", n.IfName, n.RPS, n.RPSFlowCount, n.XPS)
+	}
+	for _, s := range b.Policy.Sysctls {
+		add(s.Pos, "sysctl:"+s.Key, "policy: sysctl %s = %s", s.Key, s.Value)
+	}
+	return fs
+}
+
+// coherenceText says how a master's effective coherency was decided.
+func coherenceText(m *ir.Master) string {
+	switch m.Coherence() {
+	case ir.Inherited:
+		return "coherent, inherited from bus " + m.Bus.Key + " (dma-coherent)"
+	case ir.Verified:
+		return "coherent, verified for this master (dma-coherent)"
+	case ir.OptedOut:
+		return "not coherent: the master opts out on a coherent bus"
+	case ir.Unverified:
+		return "not coherent: bus " + m.Bus.Key + " covers only verified masters and this one has no fact"
+	}
+	return "not coherent: bus " + m.Bus.Key + " cannot snoop the CPU caches"
+}
+
+func busCoherency(c ir.BusCoherency) string {
+	if !c.Coherent {
+		return "not coherent"
+	}
+	return "coherent for " + c.Masters + " masters"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func ints(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ",")
+}
