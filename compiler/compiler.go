@@ -70,9 +70,11 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	if r.Diagnostics.HasErrors() {
 		return r
 	}
-	for _, e := range Emitters() {
+	es := Emitters()
+	for _, e := range es {
 		r.Files = append(r.Files, e.Emit(b)...)
 	}
+	r.Files = append(r.Files, manifest(b, es, r.Files))
 	outputs.SortFiles(r.Files)
 	return r
 }

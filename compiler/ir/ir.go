@@ -67,6 +67,9 @@ type Board struct {
 	Waivers []Waiver
 	// Sources lists the CUE files the description was loaded from, sorted.
 	Sources []string
+	// SourcesRel lists the same files as Pos.Src names them: relative to
+	// the description's CUE module root, with forward slashes, sorted.
+	SourcesRel []string
 }
 
 // CIdent returns the board's name as a C identifier fragment.
