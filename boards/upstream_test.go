@@ -74,6 +74,30 @@ func TestUpstream(t *testing.T) {
 			if diff := cmp.Diff(refTree.WithProperty("dma-coherent"), got); diff != "" {
 				t.Errorf("dma-coherent nodes vs the patched upstream reference (-reference +dtb):\n%s", diff)
 			}
+
+			// The overlay, applied by fdtoverlay onto the upstream dtb built
+			// with symbols, gives the same result.
+			upDTB := filepath.Join(tmp, "upstream.dtb")
+			compileDTSTo(t, up, dts, upDTB, "-@")
+			dtso := filepath.Join(tmp, "overlay.dtso")
+			if err := os.WriteFile(dtso, overlay(t, r), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dtbo := filepath.Join(tmp, "overlay.dtbo")
+			if stderr := run(t, "dtc", "-@", "-I", "dts", "-O", "dtb", "-o", dtbo, dtso); stderr != "" {
+				t.Errorf("dtc on the overlay printed:\n%s", stderr)
+			}
+			applied := filepath.Join(tmp, "applied.dtb")
+			if stderr := run(t, "fdtoverlay", "-i", upDTB, "-o", applied, dtbo); stderr != "" {
+				t.Errorf("fdtoverlay printed:\n%s", stderr)
+			}
+			at, err := fdt.Parse(readFile(t, applied))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(refTree.WithProperty("dma-coherent"), at.WithProperty("dma-coherent")); diff != "" {
+				t.Errorf("dma-coherent nodes after fdtoverlay vs the reference (-reference +applied):\n%s", diff)
+			}
 		})
 	}
 }
@@ -83,17 +107,23 @@ func TestUpstream(t *testing.T) {
 func compileDTS(t *testing.T, up, dts string) (fdt.Tree, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.dtb")
-	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
-	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"))
-	b, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
-	}
+	compileDTSTo(t, up, dts, out, "")
 	tree, err := fdt.Parse(readFile(t, out))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tree, string(readFile(t, strings.TrimSuffix(out, ".dtb")+".dtc.log"))
+}
+
+// compileDTSTo builds a .dts into out with the shared compile.sh, passing
+// dtcFlags to dtc.
+func compileDTSTo(t *testing.T, up, dts, out, dtcFlags string) {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
+	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"), "DTC_FLAGS="+dtcFlags)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
+	}
 }
 
 var warnLine = regexp.MustCompile(`Warning \(([a-z_]+)\): (.*)$`)
