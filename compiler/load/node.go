@@ -85,16 +85,36 @@ func (n node) ints() []int {
 	return out
 }
 
-// list returns the elements of a list value.
+// list returns the elements of a list value. The user's elements are
+// walked alongside, once, rather than looked up by index (a lookup is linear
+// in the list's length).
 func (n node) list() []node {
 	it, err := n.v.List()
 	if err != nil {
 		return nil
 	}
+	var (
+		dit   cue.Iterator
+		hasD  = n.d.Exists()
+		walkD = false
+	)
+	if hasD {
+		if dit, err = n.d.List(); err == nil {
+			walkD = true
+		}
+	}
+	self := n.Pos()
 	var out []node
 	for i := 0; it.Next(); i++ {
-		c := node{v: it.Value(), pos: n.pos, fallback: n.Pos()}
-		if n.d.Exists() {
+		c := node{v: it.Value(), pos: n.pos, fallback: self}
+		switch {
+		case walkD:
+			if dit.Next() {
+				c.d = dit.Value()
+			} else {
+				walkD, hasD = false, false
+			}
+		case hasD:
 			c.d = n.d.LookupPath(cue.MakePath(cue.Index(i)))
 		}
 		out = append(out, c)
@@ -110,16 +130,42 @@ type field struct {
 
 // fields returns the regular fields of a struct value, sorted by name.
 func (n node) fields() []field {
+	out := n.unsortedFields()
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// unsortedFields returns the regular fields of a struct value in CUE's
+// order. The user's fields are read in one pass into a map rather than
+// looked up one by one: a LookupPath costs a fresh evaluation context and a
+// scan of the struct's fields, which made lowering quadratic in the number
+// of masters.
+func (n node) unsortedFields() []field {
 	it, err := n.v.Fields()
 	if err != nil {
 		return nil
 	}
+	var user map[string]cue.Value
+	if n.d.Exists() {
+		if dit, err := n.d.Fields(); err == nil {
+			user = map[string]cue.Value{}
+			for dit.Next() {
+				user[dit.Selector().Unquoted()] = dit.Value()
+			}
+		}
+	}
+	self := n.Pos()
 	var out []field
 	for it.Next() {
 		name := it.Selector().Unquoted()
-		out = append(out, field{name: name, node: n.at(name)})
+		c := node{v: it.Value(), pos: n.pos, fallback: self}
+		if d, ok := user[name]; ok {
+			c.d = d
+		} else if user == nil && n.d.Exists() {
+			c.d = n.d.LookupPath(cue.MakePath(cue.Str(name)))
+		}
+		out = append(out, field{name: name, node: c})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
