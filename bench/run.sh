@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# bench/run.sh: time `boardc build` of synthetic boards against `cue` on the
+# same files, as whole processes, and print medians, ratios and peak RSS.
+#
+#   bench/run.sh                 # N = 100 1000 1250 5000, 5 runs each
+#   RUNS=9 SIZES="100 5000" bench/run.sh
+#   BOARDC=/path/to/boardc bench/run.sh   # time another boardc binary
+#
+# For each N, bench/gen writes a CUE module (soc package + board package).
+# Timed, one process at a time (runs are sequential, never in parallel):
+#   boardc    boardc build -o OUT board            (load, unify with the
+#             schema, validate, lower, check, emit, write)
+#   export    cue export ./board --out json        (evaluation alone, no schema)
+#   cue       export, then cue vet -c -d '#Board' schema.cue board.json, the
+#             schema printed by `boardc schema`: the check that README gives
+#             for cue alone; its time is the sum of both processes and its
+#             RSS the larger one. boardc/cue compares against this pair.
+# Each command runs once untimed first (page cache, cue's module cache).
+# Wall time is measured with date +%s%N around /usr/bin/time, which reports
+# the peak RSS (%M). The scaling ratio is t(5000)/t(1250) when both sizes run.
+set -euo pipefail
+
+RUNS=${RUNS:-5}
+SIZES=${SIZES:-"100 1000 1250 5000"}
+CUE_VERSION=v0.17.1
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -x /usr/bin/time ]; then
+	echo "installing GNU time (apt-get install time)" >&2
+	apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq time; }
+fi
+cue=$(command -v cue || true)
+if [ -z "$cue" ]; then
+	cue=$(go env GOPATH)/bin/cue
+	if [ ! -x "$cue" ]; then
+		echo "installing cue $CUE_VERSION (go install cuelang.org/go/cmd/cue@$CUE_VERSION)" >&2
+		go install "cuelang.org/go/cmd/cue@$CUE_VERSION"
+	fi
+fi
+export CUE_REGISTRY=none
+
+(cd "$root" && go build -o "$work/gen" ./bench/gen)
+if [ -n "${BOARDC:-}" ]; then
+	cp "$BOARDC" "$work/boardc"
+else
+	(cd "$root" && go build -o "$work/boardc" ./cmd/boardc)
+fi
+"$work/boardc" schema >"$work/schema.cue"
+
+# measure NAME CMD...: one untimed run, then RUNS timed runs; appends
+# "microseconds rss_kb" lines to $work/t.NAME.
+measure() {
+	local name=$1
+	shift
+	"$@" >/dev/null
+	: >"$work/t.$name"
+	local i t0 t1
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s%N)
+		/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null
+		t1=$(date +%s%N)
+		echo "$(((t1 - t0) / 1000)) $(tail -n 1 "$work/rss")" >>"$work/t.$name"
+	done
+}
+
+# median FILE COLUMN
+median() {
+	sort -n -k "$2" "$1" | awk -v c="$2" '{v[NR] = $c} END {
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+cue_pair() {
+	"$cue" export ./board --out json >"$work/board.json"
+	"$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+echo "boardc $(cd "$root" && git describe --always --dirty 2>/dev/null || echo '?'), $("$cue" version | head -n 1), $(go version | cut -d' ' -f3), GOMAXPROCS default, runs sequential, $RUNS runs per median"
+echo
+printf '%6s  %10s %8s  %10s %8s  %10s %8s  %10s %13s\n' N boardc_s rss_MB cue_s rss_MB export_s rss_MB boardc/cue boardc/export
+declare -A tb tc te
+for n in $SIZES; do
+	mod="$work/n$n"
+	"$work/gen" -n "$n" -o "$mod" >/dev/null
+	cd "$mod"
+	measure boardc "$work/boardc" build -q -o "$work/out" board
+	measure export "$cue" export ./board --out json
+	# The pair: both processes timed as one run, RSS the larger.
+	cue_pair >/dev/null
+	: >"$work/t.cue"
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s%N)
+		/usr/bin/time -f %M -o "$work/rss1" "$cue" export ./board --out json >"$work/board.json"
+		/usr/bin/time -f %M -o "$work/rss2" "$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
+		t1=$(date +%s%N)
+		r1=$(tail -n 1 "$work/rss1") r2=$(tail -n 1 "$work/rss2")
+		echo "$(((t1 - t0) / 1000)) $((r1 > r2 ? r1 : r2))" >>"$work/t.cue"
+	done
+	cd "$root"
+	b=$(median "$work/t.boardc" 1) c=$(median "$work/t.cue" 1) e=$(median "$work/t.export" 1)
+	tb[$n]=$b tc[$n]=$c te[$n]=$e
+	awk -v n="$n" -v b="$b" -v c="$c" -v e="$e" \
+		-v br="$(median "$work/t.boardc" 2)" -v cr="$(median "$work/t.cue" 2)" -v er="$(median "$work/t.export" 2)" 'BEGIN {
+		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f\n",
+			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, b / c, b / e }'
+done
+echo
+for pair in "5000 1250" "4000 1000"; do
+	read -r hi lo <<<"$pair"
+	if [ -n "${tb[$hi]:-}" ] && [ -n "${tb[$lo]:-}" ]; then
+		awk -v a="$hi" -v b="$lo" -v tb1="${tb[$hi]}" -v tb2="${tb[$lo]}" -v tc1="${tc[$hi]}" -v tc2="${tc[$lo]}" \
+			-v te1="${te[$hi]}" -v te2="${te[$lo]}" 'BEGIN {
+			printf "scaling t(%d)/t(%d): boardc %.2f, cue %.2f, export %.2f\n", a, b, tb1 / tb2, tc1 / tc2, te1 / te2 }'
+	fi
+done
