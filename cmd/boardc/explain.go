@@ -26,7 +26,7 @@ facts behind it with their positions, what the checks reported about it,
 and every generated line that came from it, as <board>/<file>:<line>.
 
 WHAT is one of:
-  a DMA master or bus, by key or DT label      crypto
+  a DMA master or bus, by key, label or path   crypto, /soc/bus@d0000000
   a DT property, alone or of one master        dma-coherent, crypto/dma-coherent
   a generated C symbol                         boardc_espressobin_crypto_dma_setup
   a runtime path, IRQ name or sysctl           /sys/class/net/eth0/queues/rx-0/rps_cpus
@@ -135,7 +135,7 @@ func resolve(b *ir.Board, what string) *query {
 	q := &query{what: what, owners: map[string]bool{}}
 	master := func(name string) *ir.Master {
 		for _, m := range b.SoC.Masters {
-			if m.Key == name || (m.Node.Label != "" && m.Node.Label == name) {
+			if m.Key == name || m.Node.Path == name || (m.Node.Label != "" && m.Node.Label == name) {
 				return m
 			}
 		}
@@ -150,7 +150,7 @@ func resolve(b *ir.Board, what string) *query {
 		q.ownLines = true
 	}
 	for _, bus := range b.SoC.Buses {
-		if bus.Key == what || (bus.Node.Label != "" && bus.Node.Label == what) {
+		if bus.Key == what || bus.Node.Path == what || (bus.Node.Label != "" && bus.Node.Label == what) {
 			q.owners["bus:"+bus.Key] = true
 			q.ownLines = true
 		}
