@@ -38,13 +38,13 @@ func (lw *lowerer) board(n node) *ir.Board {
 	}
 	b.SoC = lw.soc(n.at("soc"))
 	for _, m := range n.at("memory").list() {
-		b.Memory = append(b.Memory, ir.MemRegion{Base: m.at("base").uint(), Size: m.at("size").uint(), Pos: m.Pos()})
+		b.Memory = append(b.Memory, ir.MemRegion{Base: m.val("base").uint(), Size: m.val("size").uint(), Pos: m.Pos()})
 	}
 	b.Policy = lw.policy(n.at("policy"))
 	for _, w := range n.at("waivers").list() {
 		b.Waivers = append(b.Waivers, ir.Waiver{
-			Check: w.at("check").str(), On: w.at("on").str(),
-			Reason: w.at("reason").str(), Pos: w.Pos(),
+			Check: w.val("check").str(), On: w.val("on").str(),
+			Reason: w.val("reason").str(), Pos: w.Pos(),
 		})
 	}
 	return b
@@ -59,7 +59,7 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		RootSizeCells:    n.at("root").at("#size-cells").int(),
 	}
 	for _, c := range n.at("cpus").at("clusters").list() {
-		s.Clusters = append(s.Clusters, ir.Cluster{Core: c.at("core").str(), CPUs: c.at("cpus").ints(), Pos: c.Pos()})
+		s.Clusters = append(s.Clusters, ir.Cluster{Core: c.val("core").str(), CPUs: c.val("cpus").ints(), Pos: c.Pos()})
 	}
 	byKey := map[string]*ir.Bus{}
 	parents := map[*ir.Bus]node{}
@@ -113,30 +113,31 @@ func (lw *lowerer) checkCycles(buses []*ir.Bus) {
 }
 
 func (lw *lowerer) bus(key string, n node) *ir.Bus {
+	cells := n.at("#address-cells")
 	b := &ir.Bus{
 		Key:          key,
 		Pos:          n.Pos(),
 		Node:         lowerNode(n.at("node")),
-		AddressCells: n.at("#address-cells").int(),
-		SizeCells:    n.at("#size-cells").int(),
-		CellsPos:     n.at("#address-cells").Pos(),
+		AddressCells: cells.int(),
+		SizeCells:    n.val("#size-cells").int(),
+		CellsPos:     cells.Pos(),
 	}
 	if a := n.at("addressBits"); a.exists() {
 		b.AddressBits, b.AddressBitsPos = a.int(), a.Pos()
 	}
 	c := n.at("coherency")
 	b.Coherency = ir.BusCoherency{
-		Coherent: c.at("coherent").bool(),
-		Source:   c.at("source").str(),
-		Masters:  c.at("masters").str(),
+		Coherent: c.val("coherent").bool(),
+		Source:   c.val("source").str(),
+		Masters:  c.val("masters").str(),
 		Pos:      c.at("coherent").Pos(),
 	}
 	if r := n.at("dmaRanges"); r.exists() {
 		b.HasDMARanges, b.DMARangesPos = true, r.Pos()
 		for _, e := range r.list() {
 			b.DMARanges = append(b.DMARanges, ir.DMARange{
-				Child: e.at("child").uint(), Parent: e.at("parent").uint(),
-				Size: e.at("size").uint(), Pos: e.Pos(),
+				Child: e.val("child").uint(), Parent: e.val("parent").uint(),
+				Size: e.val("size").uint(), Pos: e.Pos(),
 			})
 		}
 	}
@@ -144,41 +145,42 @@ func (lw *lowerer) bus(key string, n node) *ir.Bus {
 }
 
 func lowerNode(n node) ir.Node {
-	out := ir.Node{Path: n.at("path").str(), Pos: n.Pos()}
-	if l := n.at("label"); l.exists() {
+	out := ir.Node{Path: n.val("path").str(), Pos: n.Pos()}
+	if l := n.val("label"); l.exists() {
 		out.Label = l.str()
 	}
 	return out
 }
 
 func (lw *lowerer) master(key string, n node) *ir.Master {
+	compat, dmaBits := n.at("compatible"), n.at("dmaBits")
 	m := &ir.Master{
 		Key:           key,
 		Pos:           n.Pos(),
 		Node:          lowerNode(n.at("node")),
-		Compatible:    n.at("compatible").strs(),
-		CompatiblePos: n.at("compatible").Pos(),
+		Compatible:    compat.strs(),
+		CompatiblePos: compat.Pos(),
 		BusPos:        n.at("bus").Pos(),
-		DMABits:       n.at("dmaBits").int(),
-		DMABitsPos:    n.at("dmaBits").Pos(),
+		DMABits:       dmaBits.int(),
+		DMABitsPos:    dmaBits.Pos(),
 		Enabled:       true,
 	}
-	if e := n.at("enabled"); e.exists() {
+	if e := n.val("enabled"); e.exists() {
 		m.Enabled = e.bool()
 	}
 	if c := n.at("coherency"); c.exists() {
-		m.Coherency = &ir.MasterCoherency{Coherent: c.at("coherent").bool(), Pos: c.Pos()}
-		if s := c.at("source"); s.exists() {
+		m.Coherency = &ir.MasterCoherency{Coherent: c.val("coherent").bool(), Pos: c.Pos()}
+		if s := c.val("source"); s.exists() {
 			m.Coherency.Source = s.str()
 		}
-		if r := c.at("reason"); r.exists() {
+		if r := c.val("reason"); r.exists() {
 			m.Coherency.Reason = r.str()
 		}
 	}
-	if i := n.at("iommu"); i.exists() {
+	if i := n.val("iommu"); i.exists() {
 		m.IOMMU = i.str()
 	}
-	if d := n.at("driver"); d.exists() {
+	if d := n.val("driver"); d.exists() {
 		m.Driver = d.str()
 	}
 	for _, f := range n.at("irqs").fields() {
@@ -186,8 +188,8 @@ func (lw *lowerer) master(key string, n node) *ir.Master {
 	}
 	for _, f := range n.at("netdev").fields() {
 		m.NetDevs = append(m.NetDevs, ir.NetDev{
-			Name: f.name, RxQueues: f.at("rxQueues").int(), TxQueues: f.at("txQueues").int(),
-			RSS: f.at("rss").bool(), Pos: f.Pos(),
+			Name: f.name, RxQueues: f.val("rxQueues").int(), TxQueues: f.val("txQueues").int(),
+			RSS: f.val("rss").bool(), Pos: f.Pos(),
 		})
 	}
 	return m
@@ -207,7 +209,7 @@ func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {
 		Pos:              n.Pos(),
 	}
 	for _, e := range n.at("dpios").list() {
-		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.at("id").int(), CPU: e.at("cpu").int(), Pos: e.Pos()})
+		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.val("id").int(), CPU: e.val("cpu").int(), Pos: e.Pos()})
 	}
 	sort.SliceStable(d.DPIOs, func(i, j int) bool { return d.DPIOs[i].ID < d.DPIOs[j].ID })
 	return d
@@ -220,14 +222,14 @@ func (lw *lowerer) policy(n node) ir.Policy {
 		IrqbalanceBan: n.at("irqbalanceBan").bool(),
 	}
 	for _, e := range n.at("irqs").list() {
-		p.IRQs = append(p.IRQs, ir.IRQPin{IRQ: e.at("irq").str(), CPUs: e.at("cpus").ints(), Pos: e.Pos()})
+		p.IRQs = append(p.IRQs, ir.IRQPin{IRQ: e.val("irq").str(), CPUs: e.val("cpus").ints(), Pos: e.Pos()})
 	}
 	for _, f := range n.at("net").fields() {
 		np := ir.NetPolicy{IfName: f.name, RPSFlowCount: -1, Pos: f.Pos()}
-		for _, q := range f.at("rps").list() {
+		for _, q := range f.val("rps").list() {
 			np.RPS = append(np.RPS, q.ints())
 		}
-		for _, q := range f.at("xps").list() {
+		for _, q := range f.val("xps").list() {
 			np.XPS = append(np.XPS, q.ints())
 		}
 		if c := f.at("rpsFlowCount"); c.exists() {

@@ -67,20 +67,37 @@ func (n node) bool() bool {
 	return b
 }
 
+// val returns the child at field name for reading its value only: the
+// user's value and position are not looked up, so Pos must not be called
+// on the result. It halves the lookups of the many scalar fields.
+func (n node) val(name string) node {
+	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name)))}
+}
+
 // strs returns a list of strings.
 func (n node) strs() []string {
+	it, err := n.v.List()
+	if err != nil {
+		return nil
+	}
 	var out []string
-	for _, e := range n.list() {
-		out = append(out, e.str())
+	for it.Next() {
+		s, _ := it.Value().String()
+		out = append(out, s)
 	}
 	return out
 }
 
 // ints returns a list of integers.
 func (n node) ints() []int {
+	it, err := n.v.List()
+	if err != nil {
+		return nil
+	}
 	var out []int
-	for _, e := range n.list() {
-		out = append(out, e.int())
+	for it.Next() {
+		i, _ := it.Value().Int64()
+		out = append(out, int(i))
 	}
 	return out
 }
