@@ -55,8 +55,9 @@ var UndeclaredTarget = &Check{
 				p.Report("policy.irqs", pin.Pos, fmt.Sprintf("IRQ %q is not declared by any master (soc.masters.*.irqs)", pin.IRQ))
 			}
 		}
+		ifs := netdevs(p.Board)
 		for _, np := range p.Board.Policy.Net {
-			if netdev(p.Board, np.IfName) == nil {
+			if ifs[np.IfName] == nil {
 				p.Report("policy.net."+np.IfName, np.Pos, fmt.Sprintf("interface %s is not declared by any master (soc.masters.*.netdev)", np.IfName))
 			}
 		}

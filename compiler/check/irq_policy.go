@@ -51,11 +51,12 @@ var RPSRedundant = &Check{
 		"are CPUs, so software RPS adds an inter-processor interrupt per packet batch and buys nothing.",
 	Run: func(p *Pass) {
 		n := p.Board.SoC.NumCPUs()
+		ifs := netdevs(p.Board)
 		for _, np := range p.Board.Policy.Net {
 			if len(np.RPS) == 0 {
 				continue
 			}
-			nd := netdev(p.Board, np.IfName)
+			nd := ifs[np.IfName]
 			if nd != nil && nd.RSS && nd.RxQueues >= n {
 				p.Report("policy.net."+np.IfName, np.Pos,
 					fmt.Sprintf("RPS on %s is redundant: %d hardware RSS queues already cover the %d CPUs", np.IfName, nd.RxQueues, n),
@@ -65,14 +66,13 @@ var RPSRedundant = &Check{
 	},
 }
 
-// netdev returns the interface named name, or nil.
-func netdev(b *ir.Board, name string) *ir.NetDev {
+// netdevs indexes the board's network interfaces by name.
+func netdevs(b *ir.Board) map[string]*ir.NetDev {
+	out := map[string]*ir.NetDev{}
 	for _, m := range b.SoC.Masters {
 		for i := range m.NetDevs {
-			if m.NetDevs[i].Name == name {
-				return &m.NetDevs[i]
-			}
+			out[m.NetDevs[i].Name] = &m.NetDevs[i]
 		}
 	}
-	return nil
+	return out
 }

@@ -16,8 +16,9 @@ var QueueRange = &Check{
 		"hardware queues the interface declares. The kernel creates queues/rx-0..rx-(n-1) and " +
 		"tx-0..tx-(n-1) only (net/core/net-sysfs.c), so the tuning would fail on the target.",
 	Run: func(p *Pass) {
+		ifs := netdevs(p.Board)
 		for _, np := range p.Board.Policy.Net {
-			nd := netdev(p.Board, np.IfName)
+			nd := ifs[np.IfName]
 			if nd == nil {
 				continue // BC0502 reports it
 			}
