@@ -14,8 +14,10 @@ import (
 
 	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/fdt"
 	"boardc.dev/boardc/internal/golden"
 	"boardc.dev/boardc/internal/intree"
+	"boardc.dev/boardc/outputs/dts"
 )
 
 // boardDirs returns the directories of the in-tree boards.
@@ -65,6 +67,47 @@ func TestSeedBoards(t *testing.T) {
 				t.Errorf("coherent masters (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// output returns the generated file name of the board's result.
+func output(t *testing.T, r *compiler.Result, name string) []byte {
+	t.Helper()
+	for _, f := range r.Files {
+		if f.Path == name {
+			return f.Data
+		}
+	}
+	t.Fatalf("%s: no output %s", r.Board.Name, name)
+	return nil
+}
+
+// checkTree asserts that a built tree carries dma-coherent exactly on the
+// masters the description makes coherent, and each declared dma-ranges
+// with the declared cells.
+func checkTree(t *testing.T, b *ir.Board, tree fdt.Tree) {
+	t.Helper()
+	if diff := cmp.Diff(coherentPaths(b), tree.WithProperty("dma-coherent")); diff != "" {
+		t.Errorf("dma-coherent nodes (-want +got):\n%s", diff)
+	}
+	for _, bus := range b.SoC.Buses {
+		if len(bus.DMARanges) == 0 {
+			continue
+		}
+		pa, _ := b.SoC.ParentCells(bus)
+		var want []string
+		for _, rg := range bus.DMARanges {
+			want = append(want, dts.Cells(rg.Child, bus.AddressCells)...)
+			want = append(want, dts.Cells(rg.Parent, pa)...)
+			want = append(want, dts.Cells(rg.Size, bus.SizeCells)...)
+		}
+		var got []string
+		for _, c := range tree.Cells(bus.Node.Path, "dma-ranges") {
+			got = append(got, dts.Cells(uint64(c), 1)[0])
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s dma-ranges (-want +got):\n%s", bus.Node.Path, diff)
+		}
 	}
 }
 

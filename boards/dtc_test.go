@@ -5,28 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/internal/fdt"
 	"boardc.dev/boardc/internal/testtool"
-	"boardc.dev/boardc/outputs/dts"
 )
-
-// fragment returns the board's generated .dtsi.
-func fragment(t *testing.T, r *compiler.Result) []byte {
-	t.Helper()
-	for _, f := range r.Files {
-		if f.Path == r.Board.Name+".dtsi" {
-			return f.Data
-		}
-	}
-	t.Fatalf("no fragment for %s", r.Board.Name)
-	return nil
-}
 
 // dtc compiles src to a dtb and returns the parsed tree and dtc's stderr.
 func dtc(t *testing.T, bin, src string) (fdt.Tree, string) {
@@ -56,7 +39,7 @@ func TestDTCBase(t *testing.T) {
 			r := compile(t, dir)
 			tmp := t.TempDir()
 			frag := filepath.Join(tmp, "fragment.dtsi")
-			if err := os.WriteFile(frag, fragment(t, r), 0o644); err != nil {
+			if err := os.WriteFile(frag, output(t, r, r.Board.Name+".dtsi"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			base := readFile(t, filepath.Join(dir, "testdata", "base.dts"))
@@ -69,28 +52,7 @@ func TestDTCBase(t *testing.T) {
 			if stderr != "" {
 				t.Errorf("dtc printed:\n%s", stderr)
 			}
-			if diff := cmp.Diff(coherentPaths(r.Board), tree.WithProperty("dma-coherent")); diff != "" {
-				t.Errorf("dma-coherent nodes (-want +got):\n%s", diff)
-			}
-			for _, bus := range r.Board.SoC.Buses {
-				if len(bus.DMARanges) == 0 {
-					continue
-				}
-				pa, _ := r.Board.SoC.ParentCells(bus)
-				var want []string
-				for _, rg := range bus.DMARanges {
-					want = append(want, dts.Cells(rg.Child, bus.AddressCells)...)
-					want = append(want, dts.Cells(rg.Parent, pa)...)
-					want = append(want, dts.Cells(rg.Size, bus.SizeCells)...)
-				}
-				var got []string
-				for _, c := range tree.Cells(bus.Node.Path, "dma-ranges") {
-					got = append(got, strings.Join(dts.Cells(uint64(c), 1), ""))
-				}
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("%s dma-ranges (-want +got):\n%s", bus.Node.Path, diff)
-				}
-			}
+			checkTree(t, r.Board, tree)
 		})
 	}
 }
