@@ -31,7 +31,7 @@ func board() *ir.Board {
 					DMABits: 32, DMABitsPos: pos(12), Enabled: true,
 					IRQs:    []ir.IRQ{{Key: "port", Name: "eth0", Pos: pos(13)}},
 					NetDevs: []ir.NetDev{{Name: "eth0", RxQueues: 1, TxQueues: 1, Pos: pos(14)}}},
-				{Key: "dma", Pos: pos(20), Node: ir.Node{Label: "dma", Path: "/soc/dma@2", Pos: pos(21)}, Bus: soc,
+				{Key: "dma", Pos: pos(20), Node: ir.Node{Label: "dma", Path: "/soc/dma@2", Pos: pos(21)}, Bus: soc, BusPos: pos(24),
 					DMABits: 40, DMABitsPos: pos(22), Enabled: true},
 			},
 			DPAA2: &ir.DPAA2{DPIOs: []ir.DPIO{{ID: 0, CPU: 0, Pos: pos(30)}, {ID: 1, CPU: 1, Pos: pos(31)}},
@@ -91,7 +91,7 @@ func TestChecks(t *testing.T) {
 		{"unverified opportunity", func(b *ir.Board) {
 			b.SoC.Buses[0].Coherency.Masters = ir.ScopeVerified
 			b.SoC.Masters[0].Coherency = &ir.MasterCoherency{Coherent: true, Source: "s", Pos: pos(15)}
-		}, "BC0104:info", 20},
+		}, "BC0104:info", 24},
 		{"dma width below RAM", func(b *ir.Board) {
 			b.Memory = append(b.Memory, ir.MemRegion{Base: 0x1_0000_0000, Size: 0x1000, Pos: pos(41)})
 		}, "BC0201:warning", 12},

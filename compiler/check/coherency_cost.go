@@ -42,7 +42,7 @@ var CoherencyUnverified = &Check{
 			if m.Coherence() != ir.Unverified {
 				continue
 			}
-			p.Report("masters."+m.Key, m.Pos,
+			p.Report("masters."+m.Key, m.BusPos,
 				"master "+m.Key+" sits on coherent bus "+m.Bus.Key+" but its coherency is unverified; left non-coherent",
 				Note(m.Bus.Coherency.Pos, "bus %s: %s", m.Bus.Key, m.Bus.Coherency.Source),
 				Note(ir.Pos{}, "opportunity: %s", seed000))
