@@ -1,7 +1,6 @@
 package tune_test
 
 import (
-	"boardc.dev/boardc/outputs/tune"
 	"bytes"
 	"os"
 	"os/exec"
@@ -10,7 +9,9 @@ import (
 	"testing"
 
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/testtool"
 	"boardc.dev/boardc/outputs"
+	"boardc.dev/boardc/outputs/tune"
 )
 
 func TestCPUMask(t *testing.T) {
@@ -313,13 +314,9 @@ func TestHostileNames(t *testing.T) {
 }
 
 // TestUnitVerify has systemd check the units of the test board and of a
-// board with interface names that need escaping. systemd-analyze is not
-// among the tools CI must have, so its absence only skips.
+// board with interface names that need escaping.
 func TestUnitVerify(t *testing.T) {
-	sa, err := exec.LookPath("systemd-analyze")
-	if err != nil {
-		t.Skip("systemd-analyze not found; install it with: apt-get install -y systemd")
-	}
+	sa := testtool.Look(t, "systemd-analyze", "systemd")
 	b := testBoard()
 	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan.7", RPSFlowCount: -1, Pos: at(25)})
 	for _, b := range []*ir.Board{testBoard(), b} {
