@@ -1,0 +1,152 @@
+package dts_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/fdt"
+	"boardc.dev/boardc/internal/testtool"
+	"boardc.dev/boardc/outputs/dts"
+)
+
+func at(line int) ir.Pos { return ir.Pos{File: "b.cue", Src: "b.cue", Line: line, Col: 1} }
+
+// deepBoard has a translating /soc and a master two buses below it:
+// /soc (2/2 cells, dma-ranges) > bus@f0000000 (1/1) > sub@100000 (1/1) >
+// dma@1000. of_dma_get_range() starts at sub@100000, which may lack
+// dma-ranges, but must then find one on bus@f0000000 to reach /soc.
+func deepBoard(midCells int) *ir.Board {
+	coh := ir.BusCoherency{Coherent: true, Source: "test", Masters: ir.ScopeAll, Pos: at(1)}
+	soc := &ir.Bus{Key: "soc", Pos: at(2), Node: ir.Node{Path: "/soc"}, AddressCells: 2, SizeCells: 2, Coherency: coh,
+		HasDMARanges: true, DMARangesPos: at(3),
+		DMARanges: []ir.DMARange{{Child: 0, Parent: 0x8000_0000, Size: 0x8000_0000, Pos: at(3)}}}
+	mid := &ir.Bus{Key: "mid", Pos: at(4), Node: ir.Node{Path: "/soc/bus@f0000000"}, Parent: soc,
+		AddressCells: midCells, SizeCells: midCells, Coherency: coh}
+	sub := &ir.Bus{Key: "sub", Pos: at(5), Node: ir.Node{Path: "/soc/bus@f0000000/sub@100000"}, Parent: mid,
+		AddressCells: 1, SizeCells: 1, Coherency: coh}
+	return &ir.Board{
+		Name: "deep",
+		SoC: ir.SoC{
+			Name: "deep-soc", RootAddressCells: 2, RootSizeCells: 2,
+			Buses: []*ir.Bus{mid, soc, sub},
+			Masters: []*ir.Master{{Key: "dma", Node: ir.Node{Label: "dma", Path: "/soc/bus@f0000000/sub@100000/dma@1000"},
+				Bus: sub, DMABits: 32, Enabled: true}},
+		},
+	}
+}
+
+// baseTree is deepBoard's tree with only what dtc needs; midCells sets
+// bus@f0000000's cell counts.
+func baseTree(midCells int) string {
+	mid := `#address-cells = <1>; #size-cells = <1>; ranges = <0x0 0x0 0xf0000000 0x1000000>;`
+	sub := `ranges = <0x0 0x100000 0x10000>;`
+	if midCells == 2 {
+		mid = `#address-cells = <2>; #size-cells = <2>; ranges = <0x0 0x0 0x0 0xf0000000 0x0 0x1000000>;`
+		sub = `ranges = <0x0 0x0 0x100000 0x10000>;`
+	}
+	return `/dts-v1/;
+/ {
+	#address-cells = <2>;
+	#size-cells = <2>;
+	soc {
+		compatible = "simple-bus";
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges;
+		bus@f0000000 {
+			compatible = "simple-bus";
+			` + mid + `
+			sub@100000 {
+				compatible = "simple-bus";
+				#address-cells = <1>;
+				#size-cells = <1>;
+				` + sub + `
+				dma: dma@1000 {
+					compatible = "vendor,dma";
+					reg = <0x1000 0x100>;
+				};
+			};
+		};
+	};
+};
+`
+}
+
+// TestIntermediateRanges checks that the bus between a master's own bus and
+// the translating one gets a dma-ranges, empty where its cell counts equal
+// its parent's and an explicit 1:1 window where they differ (dtc warns on
+// an empty one there), that the master's own bus gets none, and that dtc
+// accepts the result without a warning.
+func TestIntermediateRanges(t *testing.T) {
+	for _, tc := range []struct {
+		midCells int
+		want     string   // the mid bus's property in the fragment
+		cells    []uint32 // and in the dtb
+	}{
+		{1, "dma-ranges = <0x0 0x0 0x0 0xffffffff>;", []uint32{0, 0, 0, 0xffffffff}},
+		{2, "dma-ranges;", []uint32{}},
+	} {
+		b := deepBoard(tc.midCells)
+		frag := string(dts.Emit(b)[0].Data)
+		if !strings.Contains(frag, "&{/soc/bus@f0000000} {\n\t"+tc.want) {
+			t.Errorf("cells %d: fragment lacks %q on bus@f0000000:\n%s", tc.midCells, tc.want, frag)
+		}
+		if strings.Contains(frag, "&{/soc/bus@f0000000/sub@100000}") {
+			t.Errorf("cells %d: the master's own bus needs no dma-ranges:\n%s", tc.midCells, frag)
+		}
+		tree := compileWith(t, baseTree(tc.midCells), frag)
+		if diff := cmp.Diff(tc.cells, tree.Cells("/soc/bus@f0000000", "dma-ranges")); diff != "" {
+			t.Errorf("cells %d: bus@f0000000 dma-ranges (-want +got):\n%s", tc.midCells, diff)
+		}
+		if diff := cmp.Diff([]uint32{0, 0, 0, 0x80000000, 0, 0x80000000}, tree.Cells("/soc", "dma-ranges")); diff != "" {
+			t.Errorf("cells %d: /soc dma-ranges (-want +got):\n%s", tc.midCells, diff)
+		}
+		if got := tree.WithProperty("dma-coherent"); !cmp.Equal(got, []string{"/soc/bus@f0000000/sub@100000/dma@1000"}) {
+			t.Errorf("cells %d: dma-coherent on %v", tc.midCells, got)
+		}
+	}
+}
+
+// compileWith builds base with the fragment appended and fails on any
+// dtc output.
+func compileWith(t *testing.T, base, frag string) fdt.Tree {
+	t.Helper()
+	bin := testtool.Look(t, "dtc", "device-tree-compiler")
+	dir := t.TempDir()
+	src, out := filepath.Join(dir, "b.dts"), filepath.Join(dir, "b.dtb")
+	if err := os.WriteFile(src, []byte(base+frag), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-I", "dts", "-O", "dtb", "-o", out, src)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("dtc: %v\n%s\n%s", err, stderr.String(), base+frag)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := fdt.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// TestCells splits values most significant cell first.
+func TestCells(t *testing.T) {
+	if got := dts.Cells(0x1_0000_0000_0000, 2); !cmp.Equal(got, []string{"0x10000", "0x0"}) {
+		t.Errorf("Cells(2^48, 2) = %v", got)
+	}
+	if got := dts.Cells(0xd0000000, 1); !cmp.Equal(got, []string{"0xd0000000"}) {
+		t.Errorf("Cells(0xd0000000, 1) = %v", got)
+	}
+}
