@@ -47,8 +47,8 @@ func coherentPaths(b *ir.Board) []string {
 	return out
 }
 
-// TestSeedBoards asserts what the three seed cases need of the fragments.
-func TestSeedBoards(t *testing.T) {
+// TestReferenceBoards asserts what the three reference boards need of their fragments.
+func TestReferenceBoards(t *testing.T) {
 	for _, tc := range []struct {
 		dir  string
 		want []string

@@ -5,10 +5,10 @@ import (
 	"boardc.dev/boardc/compiler/ir"
 )
 
-// seed000 is what leaving dma-coherent off the Armada 3720 EIP97 cost,
+// eip97Cost is what leaving dma-coherent off the Armada 3720 EIP97 cost,
 // measured by the patch that added it ("arm64: dts: marvell: armada-37xx:
 // mark EIP97 as dma-coherent", 2026).
-const seed000 = "on Armada 3720 the EIP97 without dma-coherent ran +21 % (DES-ECB, 16 B) to +326 % " +
+const eip97Cost = "on Armada 3720 the EIP97 without dma-coherent ran +21 % (DES-ECB, 16 B) to +326 % " +
 	"(AES-GCM-128, 64 B) slower: every DMA buffer was cleaned and invalidated by the CPU"
 
 // CoherencyOptOut finds masters that opt out of a coherent interconnect.
@@ -16,7 +16,7 @@ var CoherencyOptOut = &Check{
 	Code: "BC0103", Name: "coherency-opt-out", Severity: diag.Warning,
 	Doc: "A master on a coherent interconnect is declared non-coherent, so the kernel does cache " +
 		"maintenance on every DMA buffer. That is right when the master's port really does not snoop, " +
-		"and costly when it does: " + seed000 + ". Waive the finding with the reason once verified.",
+		"and costly when it does: " + eip97Cost + ". Waive the finding with the reason once verified.",
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			if m.Coherence() != ir.OptedOut {
@@ -25,7 +25,7 @@ var CoherencyOptOut = &Check{
 			p.Report("masters."+m.Key, m.Coherency.Pos,
 				"master "+m.Key+" opts out of coherent bus "+m.Bus.Key+": the kernel will do cache maintenance on every DMA",
 				Note(m.Bus.Coherency.Pos, "bus %s is coherent: %s", m.Bus.Key, m.Bus.Coherency.Source),
-				Note(ir.Pos{}, "%s", seed000))
+				Note(ir.Pos{}, "%s", eip97Cost))
 		}
 	},
 }
@@ -36,7 +36,7 @@ var CoherencyUnverified = &Check{
 	Code: "BC0104", Name: "coherency-unverified", Severity: diag.Info,
 	Doc: "The interconnect can snoop the CPU caches, but its fact covers only masters verified one by " +
 		"one, and this master has not been. It is left non-coherent (never marked silently); verifying " +
-		"its port and adding coherency: {coherent: true, source: ...} may be worth a lot: " + seed000 + ".",
+		"its port and adding coherency: {coherent: true, source: ...} may be worth a lot: " + eip97Cost + ".",
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			if m.Coherence() != ir.Unverified {
@@ -45,7 +45,7 @@ var CoherencyUnverified = &Check{
 			p.Report("masters."+m.Key, m.BusPos,
 				"master "+m.Key+" sits on coherent bus "+m.Bus.Key+" but its coherency is unverified; left non-coherent",
 				Note(m.Bus.Coherency.Pos, "bus %s: %s", m.Bus.Key, m.Bus.Coherency.Source),
-				Note(ir.Pos{}, "opportunity: %s", seed000))
+				Note(ir.Pos{}, "opportunity: %s", eip97Cost))
 		}
 	},
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // Dirs returns the in-tree board directories under boardsDir, sorted,
-// failing the test when there are fewer than the three seed boards.
+// failing the test when there are fewer than the three reference boards.
 func Dirs(t testing.TB, boardsDir string) []string {
 	t.Helper()
 	m, err := filepath.Glob(filepath.Join(boardsDir, "*", "board.cue"))
