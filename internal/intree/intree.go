@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // Dirs returns the in-tree board directories under boardsDir, sorted,
@@ -68,6 +69,16 @@ func CompileAll(t testing.TB, boardsDir string) []*compiler.Result {
 	var out []*compiler.Result
 	for _, d := range Dirs(t, boardsDir) {
 		out = append(out, Compile(t, d))
+	}
+	return out
+}
+
+// Boards returns the lowered board of every in-tree board under boardsDir.
+func Boards(t testing.TB, boardsDir string) []*ir.Board {
+	t.Helper()
+	var out []*ir.Board
+	for _, r := range CompileAll(t, boardsDir) {
+		out = append(out, r.Board)
 	}
 	return out
 }

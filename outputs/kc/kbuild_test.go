@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/testtool"
 	"boardc.dev/boardc/outputs/kc"
@@ -23,16 +22,6 @@ import (
 // warning that it is undefined. It is a test stand-in, not a kernel fact.
 const dpaa2Symvers = "0x00000000\tdpaa2_io_service_select\tdrivers/soc/fsl/dpio/fsl-mc-dpio\tEXPORT_SYMBOL_GPL\t\n"
 
-// inTreeBoards compiles every board under boards/.
-func inTreeBoards(t *testing.T) []*ir.Board {
-	t.Helper()
-	var out []*ir.Board
-	for _, r := range intree.CompileAll(t, "../../boards") {
-		out = append(out, r.Board)
-	}
-	return out
-}
-
 // TestKbuild builds the C of every in-tree board, and of the hand-built
 // edge cases, as one out-of-tree module against the installed Debian
 // kernel headers, with -Werror and W=1, and fails on any warning.
@@ -41,7 +30,7 @@ func TestKbuild(t *testing.T) {
 	testtool.Look(t, "make", "make")
 	testtool.Look(t, "gcc", "gcc")
 
-	boards := append(inTreeBoards(t), kc.EdgeBoards()...)
+	boards := append(intree.Boards(t, "../../boards"), kc.EdgeBoards()...)
 	dir := t.TempDir()
 	var objs, includes []string
 	for _, b := range boards {

@@ -12,16 +12,6 @@ import (
 	"boardc.dev/boardc/outputs/tune"
 )
 
-// inTreeBoards compiles every board under boards/.
-func inTreeBoards(t *testing.T) []*ir.Board {
-	t.Helper()
-	var out []*ir.Board
-	for _, r := range intree.CompileAll(t, "../../boards") {
-		out = append(out, r.Board)
-	}
-	return out
-}
-
 // boardRoot synthesizes a root for board b from its own IR: its
 // compatible, two IRQ lines for each pinned name (so shared names are
 // exercised), every queue file its net policy touches and every sysctl,
@@ -73,7 +63,7 @@ func boardRoot(b *ir.Board) map[string]string {
 // nothing in its scripts, and tune.sh applies, verifies and reverts
 // cleanly against a root synthesized from the board's own IR.
 func TestBoards(t *testing.T) {
-	for _, b := range inTreeBoards(t) {
+	for _, b := range intree.Boards(t, "../../boards") {
 		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
 			files := tune.Emit(b)
@@ -119,7 +109,7 @@ func TestBoardFacts(t *testing.T) {
 			"act net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' ",
 		},
 	}
-	for _, b := range inTreeBoards(t) {
+	for _, b := range intree.Boards(t, "../../boards") {
 		lines, ok := want[b.Name]
 		if !ok {
 			continue

@@ -1,7 +1,6 @@
 package tune_test
 
 import (
-	"boardc.dev/boardc/outputs/tune"
 	"context"
 	"fmt"
 	"os"
@@ -12,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boardc.dev/boardc/internal/intree"
+	"boardc.dev/boardc/outputs/tune"
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/testtool"
@@ -266,7 +268,7 @@ func TestNetnsBoards(t *testing.T) {
 		online[c] = true
 	}
 	host := hostState(t)
-	for _, b := range inTreeBoards(t) {
+	for _, b := range intree.Boards(t, "../../boards") {
 		t.Run(b.Name, func(t *testing.T) {
 			if len(b.Policy.Net) == 0 {
 				t.Skip("no network steering")
