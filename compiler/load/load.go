@@ -59,52 +59,118 @@ func (l *Loader) Load(path string) (*ir.Board, diag.List) {
 	return l.Lower(e)
 }
 
-// Evaluated is a description loaded, built, unified with the schema and
-// validated, ready to be lowered.
+// Evaluated is a description loaded, built under the schema and validated,
+// ready to be lowered.
 type Evaluated struct {
-	inst    *build.Instance
-	v, data cue.Value
-	pos     *positions
+	inst *build.Instance
+	v    cue.Value
+	pos  *positions
 }
 
-// Evaluate loads the CUE package at path (as Load does), builds it, unifies
-// it with the schema and validates the result. It returns nil and at least
-// one error diagnostic when any of these fails.
+// Evaluate loads the CUE package at path (as Load does), builds it under
+// the schema and validates the result. It returns nil and at least one
+// error diagnostic when any of these fails.
+//
+// The schema is built into the package itself (see schemaFile), so the
+// description is evaluated once. When that fails, explain evaluates it
+// again the way `cue vet` would, the description alone and then unified
+// with the positioned schema, to report each error at the user's position
+// with the schema's constraint as a note.
 func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
-	abs, err := filepath.Abs(path)
+	inst, p, ds := l.instance(path)
+	if inst == nil {
+		return nil, ds
+	}
+	f, names, err := schemaFile(inst.PkgName)
 	if err != nil {
 		return nil, l.pathError(path, err.Error())
 	}
+	if err := inst.AddSyntax(f); err != nil {
+		return nil, p.fromCUE(err, cue.Value{}, CodeLoad)
+	}
+	v := l.ctx.BuildInstance(inst)
+	err = v.Err()
+	if err == nil {
+		err = v.Validate(cue.Concrete(true), cue.Final())
+	}
+	if err != nil || !onlyFields(v, names) {
+		if ds := l.explain(path); len(ds) > 0 {
+			return nil, ds
+		}
+		if err != nil {
+			return nil, p.fromCUE(err, cue.Value{}, CodeSchema)
+		}
+		return nil, diag.List{{
+			Pos: p.dirPos(), Severity: diag.Error, Code: CodeUnknown,
+			Message: "a top-level field is not defined by the schema",
+		}}
+	}
+	return &Evaluated{inst: inst, v: v, pos: p}, nil
+}
+
+// onlyFields reports whether every regular field at the top of v is one
+// of names.
+func onlyFields(v cue.Value, names map[string]bool) bool {
+	it, err := v.Fields()
+	if err != nil {
+		return false
+	}
+	for it.Next() {
+		if !names[it.Selector().Unquoted()] {
+			return false
+		}
+	}
+	return true
+}
+
+// explain evaluates the description at path as two values, the user's own
+// and its unification with the positioned #Board, and returns the errors
+// of the first that fails, positioned in the user's files.
+func (l *Loader) explain(path string) diag.List {
+	inst, p, ds := l.instance(path)
+	if inst == nil {
+		return ds
+	}
+	data := l.ctx.BuildInstance(inst)
+	if err := data.Err(); err != nil {
+		return p.fromCUE(err, cue.Value{}, CodeLoad)
+	}
+	v := data.Unify(l.board)
+	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
+		return p.fromCUE(err, data, CodeSchema)
+	}
+	return nil
+}
+
+// instance loads the CUE package at path. It returns nil and at least one
+// error diagnostic when the package cannot be loaded.
+func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, nil, l.pathError(path, err.Error())
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return nil, l.pathError(path, describeStatErr(err))
+		return nil, nil, l.pathError(path, describeStatErr(err))
 	}
 	cfg := &load.Config{Dir: abs}
 	arg := "."
 	if !fi.IsDir() {
 		if filepath.Ext(abs) != ".cue" {
-			return nil, l.pathError(path, "not a .cue file or a directory")
+			return nil, nil, l.pathError(path, "not a .cue file or a directory")
 		}
 		cfg.Dir, arg = filepath.Dir(abs), abs
 	}
 	insts := load.Instances([]string{arg}, cfg)
 	if len(insts) != 1 {
-		return nil, l.pathError(path, "expected one CUE package")
+		return nil, nil, l.pathError(path, "expected one CUE package")
 	}
 	inst := insts[0]
 	p := &positions{wd: l.wd, root: inst.Root, dir: cfg.Dir}
 	if inst.Err != nil {
-		return nil, p.fromCUE(inst.Err, cue.Value{}, CodeLoad)
+		return nil, nil, p.fromCUE(inst.Err, cue.Value{}, CodeLoad)
 	}
-	data := l.ctx.BuildInstance(inst)
-	if err := data.Err(); err != nil {
-		return nil, p.fromCUE(err, cue.Value{}, CodeLoad)
-	}
-	v := data.Unify(l.board)
-	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
-		return nil, p.fromCUE(err, data, CodeSchema)
-	}
-	return &Evaluated{inst: inst, v: v, data: data, pos: p}, nil
+	return inst, p, nil
 }
 
 // Lower turns an evaluated description into the IR, resolving references
@@ -114,7 +180,7 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 func (l *Loader) Lower(e *Evaluated) (*ir.Board, diag.List) {
 	p := e.pos
 	lw := &lowerer{pos: p}
-	b := lw.board(node{v: e.v, d: e.data, pos: p, fallback: p.dirPos()})
+	b := lw.board(node{v: e.v, pos: p, fallback: p.dirPos()})
 	if len(lw.diags) > 0 {
 		return nil, lw.diags
 	}

@@ -10,35 +10,31 @@ import (
 	"boardc.dev/boardc/schema"
 )
 
-// node pairs a value of the unified, validated description (v) with the
-// same path in the user's own value (d), which carries the user's
-// positions. A field the user left to a schema default has no d; it takes
-// the position of its nearest user-written ancestor.
+// node is a value of the evaluated description with the position of its
+// nearest user-written ancestor, for a value the user did not write.
+//
+// The schema is evaluated without positions (see schemaFile), so a value's
+// own position is always the user's: the last of the user's declarations
+// that make it up. A value the schema alone gives (a default) has none and
+// takes the fallback.
 type node struct {
-	v, d     cue.Value
+	v        cue.Value
 	pos      *positions
 	fallback ir.Pos
 }
 
 // at returns the child at field name.
 func (n node) at(name string) node {
-	sel := cue.MakePath(cue.Str(name))
-	c := node{v: n.v.LookupPath(sel), pos: n.pos, fallback: n.Pos()}
-	if n.d.Exists() {
-		c.d = n.d.LookupPath(sel)
-	}
-	return c
+	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos, fallback: n.Pos()}
 }
 
-// exists reports whether the field is present in the unified value.
+// exists reports whether the field is present.
 func (n node) exists() bool { return n.v.Exists() }
 
 // Pos returns the user's position of the node.
 func (n node) Pos() ir.Pos {
-	if n.d.Exists() {
-		if tp := n.d.Pos(); tp.IsValid() && tp.Filename() != schema.Filename {
-			return n.pos.convert(tp.Filename(), tp.Line(), tp.Column())
-		}
+	if tp := n.v.Pos(); tp.IsValid() && tp.Filename() != schema.Filename {
+		return n.pos.convert(tp.Filename(), tp.Line(), tp.Column())
 	}
 	return n.fallback
 }
@@ -67,11 +63,10 @@ func (n node) bool() bool {
 	return b
 }
 
-// val returns the child at field name for reading its value only: the
-// user's value and position are not looked up, so Pos must not be called
-// on the result. It halves the lookups of the many scalar fields.
+// val returns the child at field name without a fallback position, for
+// reading its value: it saves computing the position of n.
 func (n node) val(name string) node {
-	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name)))}
+	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos}
 }
 
 // strs returns a list of strings.
@@ -102,39 +97,16 @@ func (n node) ints() []int {
 	return out
 }
 
-// list returns the elements of a list value. The user's elements are
-// walked alongside, once, rather than looked up by index (a lookup is linear
-// in the list's length).
+// list returns the elements of a list value.
 func (n node) list() []node {
 	it, err := n.v.List()
 	if err != nil {
 		return nil
 	}
-	var (
-		dit   cue.Iterator
-		hasD  = n.d.Exists()
-		walkD = false
-	)
-	if hasD {
-		if dit, err = n.d.List(); err == nil {
-			walkD = true
-		}
-	}
 	self := n.Pos()
 	var out []node
-	for i := 0; it.Next(); i++ {
-		c := node{v: it.Value(), pos: n.pos, fallback: self}
-		switch {
-		case walkD:
-			if dit.Next() {
-				c.d = dit.Value()
-			} else {
-				walkD, hasD = false, false
-			}
-		case hasD:
-			c.d = n.d.LookupPath(cue.MakePath(cue.Index(i)))
-		}
-		out = append(out, c)
+	for it.Next() {
+		out = append(out, node{v: it.Value(), pos: n.pos, fallback: self})
 	}
 	return out
 }
@@ -153,35 +125,18 @@ func (n node) fields() []field {
 }
 
 // unsortedFields returns the regular fields of a struct value in CUE's
-// order. The user's fields are read in one pass into a map rather than
-// looked up one by one: a LookupPath costs a fresh evaluation context and a
-// scan of the struct's fields, which made lowering quadratic in the number
-// of masters.
+// order, in one pass: a LookupPath per field would cost a fresh evaluation
+// context each and a scan of the struct's fields, which is quadratic in the
+// number of masters.
 func (n node) unsortedFields() []field {
 	it, err := n.v.Fields()
 	if err != nil {
 		return nil
 	}
-	var user map[string]cue.Value
-	if n.d.Exists() {
-		if dit, err := n.d.Fields(); err == nil {
-			user = map[string]cue.Value{}
-			for dit.Next() {
-				user[dit.Selector().Unquoted()] = dit.Value()
-			}
-		}
-	}
 	self := n.Pos()
 	var out []field
 	for it.Next() {
-		name := it.Selector().Unquoted()
-		c := node{v: it.Value(), pos: n.pos, fallback: self}
-		if d, ok := user[name]; ok {
-			c.d = d
-		} else if user == nil && n.d.Exists() {
-			c.d = n.d.LookupPath(cue.MakePath(cue.Str(name)))
-		}
-		out = append(out, field{name: name, node: c})
+		out = append(out, field{name: it.Selector().Unquoted(), node: node{v: it.Value(), pos: n.pos, fallback: self}})
 	}
 	return out
 }
