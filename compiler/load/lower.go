@@ -82,10 +82,9 @@ func (lw *lowerer) soc(n node) ir.SoC {
 	}
 	lw.checkCycles(s.Buses)
 	for _, f := range n.at("masters").fields() {
-		m := lw.master(f.name, f.node)
-		bn := f.at("bus")
-		if m.Bus = byKey[bn.str()]; m.Bus == nil {
-			lw.errorf(bn.Pos(), "soc.masters.%s.bus: bus %q is not declared in soc.buses", f.name, bn.str())
+		m, bus := lw.master(f.name, f.node)
+		if m.Bus = byKey[bus]; m.Bus == nil {
+			lw.errorf(m.BusPos, "soc.masters.%s.bus: bus %q is not declared in soc.buses", f.name, bus)
 			continue
 		}
 		s.Masters = append(s.Masters, m)
@@ -152,15 +151,18 @@ func lowerNode(n node) ir.Node {
 	return out
 }
 
-func (lw *lowerer) master(key string, n node) *ir.Master {
-	compat, dmaBits := n.at("compatible"), n.at("dmaBits")
+// master lowers one master and returns the key of its bus, which the
+// caller resolves. Fields are looked up one by one: listing a struct's
+// fields sorts them, which costs more than a lookup on a struct this small.
+func (lw *lowerer) master(key string, n node) (*ir.Master, string) {
+	compat, dmaBits, bus := n.at("compatible"), n.at("dmaBits"), n.at("bus")
 	m := &ir.Master{
 		Key:           key,
 		Pos:           n.Pos(),
 		Node:          lowerNode(n.at("node")),
 		Compatible:    compat.strs(),
 		CompatiblePos: compat.Pos(),
-		BusPos:        n.at("bus").Pos(),
+		BusPos:        bus.Pos(),
 		DMABits:       dmaBits.int(),
 		DMABitsPos:    dmaBits.Pos(),
 		Enabled:       true,
@@ -186,13 +188,15 @@ func (lw *lowerer) master(key string, n node) *ir.Master {
 	for _, f := range n.at("irqs").fields() {
 		m.IRQs = append(m.IRQs, ir.IRQ{Key: f.name, Name: f.str(), Pos: f.Pos()})
 	}
-	for _, f := range n.at("netdev").fields() {
-		m.NetDevs = append(m.NetDevs, ir.NetDev{
-			Name: f.name, RxQueues: f.val("rxQueues").int(), TxQueues: f.val("txQueues").int(),
-			RSS: f.val("rss").bool(), Pos: f.Pos(),
-		})
+	if nd := n.at("netdev"); nd.exists() {
+		for _, f := range nd.fields() {
+			m.NetDevs = append(m.NetDevs, ir.NetDev{
+				Name: f.name, RxQueues: f.val("rxQueues").int(), TxQueues: f.val("txQueues").int(),
+				RSS: f.val("rss").bool(), Pos: f.Pos(),
+			})
+		}
 	}
-	return m
+	return m, bus.str()
 }
 
 func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {
