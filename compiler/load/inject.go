@@ -17,22 +17,42 @@ import (
 // name cannot meet one of the user's.
 const schemaLet = "boardcSchema"
 
-// schemaFile returns a file of package pkg that holds the schema and
+// injected is the schema as the declarations of a file added to a
+// description's package (see newInjected), with the names of #Board's
+// fields.
+type injected struct {
+	decls []ast.Decl
+	names map[string]bool
+}
+
+// file returns the file of package pkg that holds the declarations. The
+// declarations are shared by the files of one Loader: building an instance
+// resolves identifiers in its files' syntax in place, always to the same
+// declarations, and a Loader builds one instance at a time.
+func (s *injected) file(pkg string) *ast.File {
+	f := &ast.File{Filename: schema.Filename}
+	if pkg != "" && pkg != "_" {
+		f.Decls = append(f.Decls, &ast.Package{Name: ast.NewIdent(pkg)})
+	}
+	f.Decls = append(f.Decls, s.decls...)
+	return f
+}
+
+// newInjected returns the declarations of a file that holds the schema and
 // declares each field of #Board at the top of the package, with its
 // constraint and its optionality, references to the schema's definitions
 // going through a let:
 //
-//	package pkg
 //	let boardcSchema = { <the schema's declarations> }
 //	name:   boardcSchema.#BoardName
 //	model?: string & !=""
 //	soc:    boardcSchema.#SoC
 //	...
 //
-// It also returns the names of those fields. A field that is not one of
-// them is not caught by CUE (the package's top level stays open: embedding
-// #Board would close only this file's own struct), so Evaluate checks the
-// top level against the names.
+// It also keeps the names of those fields. A field that is not one of
+// them is not caught by CUE: the package's top level stays open (#Board
+// embedded in this file would not close it against the other files'
+// fields), so Evaluate checks the top level against the names.
 //
 // Added to the description's instance, the file makes building the
 // instance one evaluation of the description under the schema, rather than
@@ -44,16 +64,13 @@ const schemaLet = "boardcSchema"
 // positions from the one evaluated value. Schema positions in errors come
 // from the positioned schema, on the path that explains a failure.
 //
-// The file is parsed afresh for every description: building an instance
-// resolves identifiers in its files' syntax in place, so the syntax is not
-// shared between descriptions, which Loaders in other goroutines may be
-// building.
-func schemaFile(pkg string) (*ast.File, map[string]bool, error) {
+// Each Loader has its own: the syntax is not shared between goroutines.
+func newInjected() (*injected, error) {
 	// Two parses: the let holds one, the top-level fields are taken from
 	// the other, so that no syntax node appears twice in the file.
 	inLet, err := parser.ParseFile(schema.Filename, schema.Source)
 	if err != nil {
-		return nil, nil, fmt.Errorf("parsing embedded schema: %v", err)
+		return nil, fmt.Errorf("parsing embedded schema: %v", err)
 	}
 	top, _ := parser.ParseFile(schema.Filename, schema.Source)
 
@@ -79,15 +96,13 @@ func schemaFile(pkg string) (*ast.File, map[string]bool, error) {
 		}
 	}
 	if board == nil {
-		return nil, nil, fmt.Errorf("embedded schema: no #Board struct")
+		return nil, fmt.Errorf("embedded schema: no #Board struct")
 	}
 
-	out := &ast.File{Filename: schema.Filename}
-	if pkg != "" && pkg != "_" {
-		out.Decls = append(out.Decls, &ast.Package{Name: ast.NewIdent(pkg)})
+	out := &injected{
+		decls: []ast.Decl{&ast.LetClause{Ident: ast.NewIdent(schemaLet), Expr: &ast.StructLit{Elts: decls}}},
+		names: map[string]bool{},
 	}
-	out.Decls = append(out.Decls, &ast.LetClause{Ident: ast.NewIdent(schemaLet), Expr: &ast.StructLit{Elts: decls}})
-	names := map[string]bool{}
 	for _, e := range board.Elts {
 		f, ok := e.(*ast.Field)
 		if !ok {
@@ -95,22 +110,24 @@ func schemaFile(pkg string) (*ast.File, map[string]bool, error) {
 		}
 		name, isIdent, err := ast.LabelName(f.Label)
 		if err != nil || !isIdent {
-			return nil, nil, fmt.Errorf("embedded schema: #Board field %v is not an identifier", f.Label)
+			return nil, fmt.Errorf("embedded schema: #Board field %v is not an identifier", f.Label)
 		}
-		names[name] = true
+		out.names[name] = true
 		value := astutil.Apply(f.Value, nil, func(c astutil.Cursor) bool {
 			if id, ok := c.Node().(*ast.Ident); ok && defs[id.Name] {
 				c.Replace(ast.NewSel(ast.NewIdent(schemaLet), id.Name))
 			}
 			return true
 		}).(ast.Expr)
-		out.Decls = append(out.Decls, &ast.Field{Label: ast.NewIdent(name), Constraint: f.Constraint, Value: value})
+		out.decls = append(out.decls, &ast.Field{Label: ast.NewIdent(name), Constraint: f.Constraint, Value: value})
 	}
-	ast.Walk(out, func(n ast.Node) bool {
-		clearPositions(n)
-		return true
-	}, nil)
-	return out, names, nil
+	for _, d := range out.decls {
+		ast.Walk(d, func(n ast.Node) bool {
+			clearPositions(n)
+			return true
+		}, nil)
+	}
+	return out, nil
 }
 
 var posType = reflect.TypeFor[token.Pos]()

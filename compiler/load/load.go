@@ -32,9 +32,10 @@ const (
 // Loader loads board descriptions. The schema is compiled once per Loader;
 // a Loader is not safe for concurrent use (one per goroutine).
 type Loader struct {
-	ctx   *cue.Context
-	board cue.Value // #Board
-	wd    string
+	ctx    *cue.Context
+	board  cue.Value // #Board
+	schema *injected // the schema, to add to a description's package
+	wd     string
 }
 
 // New returns a Loader with the embedded schema compiled.
@@ -44,8 +45,12 @@ func New() (*Loader, error) {
 	if err := s.Err(); err != nil {
 		return nil, fmt.Errorf("compiling embedded schema: %v", err)
 	}
+	inj, err := newInjected()
+	if err != nil {
+		return nil, err
+	}
 	wd, _ := os.Getwd()
-	return &Loader{ctx: ctx, board: s.LookupPath(cue.MakePath(cue.Def("Board"))), wd: wd}, nil
+	return &Loader{ctx: ctx, board: s.LookupPath(cue.MakePath(cue.Def("Board"))), schema: inj, wd: wd}, nil
 }
 
 // Load loads the board described by path, a directory holding a CUE package
@@ -81,19 +86,15 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 	if inst == nil {
 		return nil, ds
 	}
-	f, names, err := schemaFile(inst.PkgName)
-	if err != nil {
-		return nil, l.pathError(path, err.Error())
-	}
-	if err := inst.AddSyntax(f); err != nil {
+	if err := inst.AddSyntax(l.schema.file(inst.PkgName)); err != nil {
 		return nil, p.fromCUE(err, cue.Value{}, CodeLoad)
 	}
 	v := l.ctx.BuildInstance(inst)
-	err = v.Err()
+	err := v.Err()
 	if err == nil {
 		err = v.Validate(cue.Concrete(true), cue.Final())
 	}
-	if err != nil || !onlyFields(v, names) {
+	if err != nil || !onlyFields(v, l.schema.names) {
 		if ds := l.explain(path); len(ds) > 0 {
 			return nil, ds
 		}

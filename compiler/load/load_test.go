@@ -1,0 +1,120 @@
+package load_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/compiler/load"
+)
+
+// tiny is a valid description of a board with one bus and one master.
+const tiny = `
+name: "tiny"
+compatible: ["vendor,tiny"]
+memory: [{base: 0, size: 0x4000_0000}]
+policy: {irqs: [], net: {}, sysctls: {}, isolatedCPUs: []}
+soc: {
+	name: "tiny-soc"
+	compatible: []
+	root: {"#address-cells": 1, "#size-cells": 1}
+	cpus: clusters: [{core: "arm,cortex-a53", cpus: [0, 1]}]
+	buses: soc: {
+		node: path:       "/soc"
+		"#address-cells": 1
+		"#size-cells":    1
+		coherency: {coherent: true, source: "vendor datasheet 4.2"}
+	}
+	masters: dma0: {
+		node: {label: "dma0", path: "/soc/dma@1000"}
+		compatible: ["vendor,dma"]
+		bus:     "soc"
+		dmaBits: 32
+		irqs: {}
+	}
+}
+`
+
+func write(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func mustLoad(t *testing.T, path string) *ir.Board {
+	t.Helper()
+	l, err := load.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ds := l.Load(path)
+	if b == nil {
+		t.Fatalf("does not load:\n%s", text(ds))
+	}
+	return b
+}
+
+// The schema built into a description's package must not meet the user's
+// names: a let, a hidden field and definitions named as the schema's.
+func TestSchemaNamesAreTheSchemas(t *testing.T) {
+	dir := write(t, map[string]string{"board.cue": "package tiny\n" + tiny + `
+let boardcSchema = {#SoC: {anything: _}}
+_boardcSchema: 1
+#Board: {colour: string}
+#SoC: {anything: int}
+#Key: "UPPER only"
+model: boardcSchema.#SoC.anything & "a model"
+`})
+	b := mustLoad(t, dir)
+	if b.Model != "a model" || b.SoC.Masters[0].Key != "dma0" {
+		t.Errorf("model %q, masters %v", b.Model, b.SoC.Masters)
+	}
+}
+
+// A single file without a package clause is a description too.
+func TestNoPackageClause(t *testing.T) {
+	dir := write(t, map[string]string{"board.cue": tiny})
+	b := mustLoad(t, filepath.Join(dir, "board.cue"))
+	if b.Name != "tiny" {
+		t.Errorf("name %q", b.Name)
+	}
+}
+
+// Positions come from the one evaluated value, and are the user's.
+func TestPositionsAreTheUsers(t *testing.T) {
+	dir := write(t, map[string]string{"board.cue": "package tiny\n" + tiny})
+	b := mustLoad(t, dir)
+	line := func(p ir.Pos) int {
+		t.Helper()
+		if !strings.HasSuffix(p.File, "board.cue") {
+			t.Errorf("position %v is not in board.cue", p)
+		}
+		return p.Line
+	}
+	m := b.SoC.Masters[0]
+	for _, c := range []struct {
+		what      string
+		got, want int
+	}{
+		{"name", line(b.Pos), 3},
+		{"master", line(m.Pos), 18},
+		{"master node", line(m.Node.Pos), 19},
+		{"dmaBits", line(m.DMABitsPos), 22},
+		{"bus", line(m.BusPos), 21},
+		{"bus coherency", line(b.SoC.Buses[0].Coherency.Pos), 16},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: line %d, want %d", c.what, c.got, c.want)
+		}
+	}
+	if m.DMABitsPos.Col != 12 {
+		t.Errorf("dmaBits: column %d, want 12 (the value)", m.DMABitsPos.Col)
+	}
+}
