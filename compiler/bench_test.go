@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 	"testing"
 
 	"boardc.dev/boardc/compiler"
@@ -22,28 +20,6 @@ import (
 //
 // Evaluate is CUE's part (load, build, unify with the schema, validate);
 // Lower, Checks and each emitter are boardc's own; Compile is the whole.
-
-// benchSynth returns the sizes of the synthetic boards benchmarked beside
-// the in-tree ones: BOARDC_BENCH_SYNTH (comma-separated master counts, or
-// "none"), 100 and 1000 by default.
-func benchSynth(b *testing.B) []int {
-	env := os.Getenv("BOARDC_BENCH_SYNTH")
-	if env == "" {
-		return []int{100, 1000}
-	}
-	var out []int
-	for _, f := range strings.Split(env, ",") {
-		if f == "none" {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			b.Fatalf("BOARDC_BENCH_SYNTH: bad master count %q", f)
-		}
-		out = append(out, n)
-	}
-	return out
-}
 
 type benchBoard struct{ name, dir string }
 
@@ -66,7 +42,11 @@ func benchBoards(b *testing.B) []benchBoard {
 	if len(out) == 0 {
 		b.Fatal("no in-tree board found")
 	}
-	for _, n := range benchSynth(b) {
+	sizes, err := synth.BenchSizes(os.Getenv("BOARDC_BENCH_SYNTH"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range sizes {
 		p := synth.Default(n)
 		dir, err := synth.Write(b.TempDir(), p)
 		if err != nil {

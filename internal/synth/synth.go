@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -39,6 +40,27 @@ const Fanout = 4
 // clusters of 2, and a network interface on one master in 20.
 func Default(n int) Params {
 	return Params{Masters: n, Buses: max(6, n/25), CPUs: 16, ClusterSize: 2, NetEvery: 20}
+}
+
+// BenchSizes returns the master counts of the synthetic boards the
+// benchmarks generate: the comma-separated counts of env (the value of
+// BOARDC_BENCH_SYNTH), none for "none", 100 and 1,000 when env is empty.
+func BenchSizes(env string) ([]int, error) {
+	if env == "" {
+		return []int{100, 1000}, nil
+	}
+	var out []int
+	for _, f := range strings.Split(env, ",") {
+		if f = strings.TrimSpace(f); f == "none" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("BOARDC_BENCH_SYNTH: bad master count %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // Validate reports parameters the generator cannot honour.
