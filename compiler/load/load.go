@@ -1,6 +1,6 @@
 // Package load reads a board description written in CUE, unifies it with the
-// embedded schema, and lowers it to the IR. It is the only package of boardc
-// that imports cuelang.org/go.
+// embedded schema in one evaluation, and lowers it to the IR. It is the only
+// package of boardc that imports cuelang.org/go.
 package load
 
 import (
@@ -29,8 +29,8 @@ const (
 	CodeReference = "BC0005" // a reference to an undeclared bus, master or IRQ
 )
 
-// Loader loads board descriptions. The schema is compiled once per Loader;
-// a Loader is not safe for concurrent use (one per goroutine).
+// Loader loads board descriptions. The schema is compiled and parsed once
+// per Loader; a Loader is not safe for concurrent use (one per goroutine).
 type Loader struct {
 	ctx    *cue.Context
 	board  cue.Value // #Board
