@@ -76,7 +76,7 @@ type Evaluated struct {
 // the schema and validates the result. It returns nil and at least one
 // error diagnostic when any of these fails.
 //
-// The schema is built into the package itself (see schemaFile), so the
+// The schema is built into the package itself (see newInjected), so the
 // description is evaluated once. When that fails, explain evaluates it
 // again the way `cue vet` would, the description alone and then unified
 // with the positioned schema, to report each error at the user's position
