@@ -6,6 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+	cueload "cuelang.org/go/cue/load"
+
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/compiler/load"
 )
@@ -116,5 +121,38 @@ func TestPositionsAreTheUsers(t *testing.T) {
 	}
 	if m.DMABitsPos.Col != 12 {
 		t.Errorf("dmaBits: column %d, want 12 (the value)", m.DMABitsPos.Col)
+	}
+}
+
+// The schema printed for a package, put in a board's directory, makes CUE
+// alone check the board: a valid one evaluates, a bad value is rejected at
+// the user's position.
+func TestSchemaFileChecksThePackage(t *testing.T) {
+	text, err := load.SchemaFile("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := cuecontext.New()
+	check := func(board string) error {
+		dir := write(t, map[string]string{"board.cue": "package tiny\n" + board, "zz_boardc.cue": string(text)})
+		inst := cueload.Instances([]string{"."}, &cueload.Config{Dir: dir})[0]
+		if inst.Err != nil {
+			t.Fatal(inst.Err)
+		}
+		v := ctx.BuildInstance(inst)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		return v.Validate(cue.Concrete(true))
+	}
+	if err := check(tiny); err != nil {
+		t.Errorf("valid board rejected: %v", err)
+	}
+	err = check(strings.Replace(tiny, "dmaBits: 32", "dmaBits: 80", 1))
+	if d := cueerrors.Details(err, nil); err == nil || !strings.Contains(d, "out of bound <=64") || !strings.Contains(d, "board.cue:") {
+		t.Errorf("dmaBits 80: got %v, want out of bound in board.cue", d)
+	}
+	if _, err := load.SchemaFile("two words"); err == nil {
+		t.Error("a package name with a space is accepted")
 	}
 }
