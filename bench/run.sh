@@ -15,6 +15,11 @@
 #             schema printed by `boardc schema`: the check that README gives
 #             for cue alone; its time is the sum of both processes and its
 #             RSS the larger one. boardc/cue compares against this pair.
+#   vet1      cue vet -c ./board in a copy of the module whose board package
+#             holds `boardc schema --package board`: the schema evaluated
+#             in the package, in one process, as boardc evaluates it.
+#             boardc/vet1 is what boardc adds to CUE's own work (lowering,
+#             checks, emitting, writing; and its own top-level field check).
 # Each command runs once untimed first (page cache, cue's module cache).
 # Wall time is measured with date +%s%N around /usr/bin/time, which reports
 # the peak RSS (%M). The scaling ratio is t(5000)/t(1250) when both sizes run.
@@ -80,7 +85,7 @@ cue_pair() {
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
 echo "boardc $(cd "$root" && git describe --always --dirty 2>/dev/null || echo '?'), $("$cue" version | head -n 1), $(go version | cut -d' ' -f3), GOMAXPROCS default, runs sequential, $RUNS runs per median"
 echo
-printf '%6s  %10s %8s  %10s %8s  %10s %8s  %10s %13s\n' N boardc_s rss_MB cue_s rss_MB export_s rss_MB boardc/cue boardc/export
+printf '%6s  %10s %8s  %10s %8s  %10s %8s  %10s %8s  %10s %13s %11s\n' N boardc_s rss_MB cue_s rss_MB export_s rss_MB vet1_s rss_MB boardc/cue boardc/export boardc/vet1
 declare -A tb tc te
 for n in $SIZES; do
 	mod="$work/n$n"
@@ -88,6 +93,9 @@ for n in $SIZES; do
 	cd "$mod"
 	measure boardc "$work/boardc" build -q -o "$work/out" board
 	measure export "$cue" export ./board --out json
+	rm -rf "$mod.vet1" && cp -r "$mod" "$mod.vet1"
+	"$work/boardc" schema --package board >"$mod.vet1/board/zz_boardc.cue"
+	(cd "$mod.vet1" && measure vet1 "$cue" vet -c ./board)
 	# The pair: both processes timed as one run, RSS the larger.
 	cue_pair >/dev/null
 	: >"$work/t.cue"
@@ -100,12 +108,13 @@ for n in $SIZES; do
 		echo "$(((t1 - t0) / 1000)) $((r1 > r2 ? r1 : r2))" >>"$work/t.cue"
 	done
 	cd "$root"
-	b=$(median "$work/t.boardc" 1) c=$(median "$work/t.cue" 1) e=$(median "$work/t.export" 1)
+	b=$(median "$work/t.boardc" 1) c=$(median "$work/t.cue" 1) e=$(median "$work/t.export" 1) v=$(median "$work/t.vet1" 1)
 	tb[$n]=$b tc[$n]=$c te[$n]=$e
-	awk -v n="$n" -v b="$b" -v c="$c" -v e="$e" \
-		-v br="$(median "$work/t.boardc" 2)" -v cr="$(median "$work/t.cue" 2)" -v er="$(median "$work/t.export" 2)" 'BEGIN {
-		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f\n",
-			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, b / c, b / e }'
+	awk -v n="$n" -v b="$b" -v c="$c" -v e="$e" -v v="$v" \
+		-v br="$(median "$work/t.boardc" 2)" -v cr="$(median "$work/t.cue" 2)" -v er="$(median "$work/t.export" 2)" \
+		-v vr="$(median "$work/t.vet1" 2)" 'BEGIN {
+		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f %11.2f\n",
+			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, v / 1e6, vr / 1024, b / c, b / e, b / v }'
 done
 echo
 for pair in "5000 1250" "4000 1000"; do
