@@ -176,13 +176,19 @@ func (g *gen) source() string {
 // comment makes s safe inside a C block comment on one line: no newline,
 // no "*/" that would end the comment early and no "/*" (-Wcomment).
 func comment(s string) string {
-	s = strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
-	r := strings.NewReplacer("*/", "* /", "/*", "/ *")
+	s = oneLine.Replace(s)
 	for strings.Contains(s, "*/") || strings.Contains(s, "/*") {
-		s = r.Replace(s)
+		s = commentEnds.Replace(s)
 	}
 	return s
 }
+
+// The replacers of comment, built once (a Replacer is safe for concurrent
+// use).
+var (
+	oneLine     = strings.NewReplacer("\r", " ", "\n", " ")
+	commentEnds = strings.NewReplacer("*/", "* /", "/*", "/ *")
+)
 
 // cString returns s as a C string literal. The schema restricts the
 // strings that reach it to printable ASCII; anything else is escaped in

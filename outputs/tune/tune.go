@@ -220,12 +220,19 @@ func unitText(s string) string {
 // execArg makes s one argument of an Exec*= line: specifiers and variable
 // references escaped, and quoted when it holds blanks, quotes or escapes.
 func execArg(s string) string {
-	s = strings.NewReplacer("%", "%%", "$", "$$").Replace(Comment(s))
+	s = unitEscapes.Replace(Comment(s))
 	if strings.ContainsAny(s, " \t\"'\\;") {
-		s = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+		s = `"` + quoteEscapes.Replace(s) + `"`
 	}
 	return s
 }
+
+// The replacers of execArg, built once (a Replacer is safe for concurrent
+// use).
+var (
+	unitEscapes  = strings.NewReplacer("%", "%%", "$", "$$")
+	quoteEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+)
 
 // SysctlConf returns the board's sysctl.d file.
 func SysctlConf(b *ir.Board) string {
