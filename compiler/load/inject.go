@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/ast/astutil"
@@ -65,6 +66,12 @@ func (s *injected) file(pkg string) *ast.File {
 // positions from the one evaluated value. Schema positions in errors come
 // from the positioned schema, on the path that explains a failure.
 //
+// References to the schema's scalar definitions (#Key, #CPU, ...) are
+// replaced by the definitions' constraints, which means the same: a
+// reference to a definition costs CUE more than the constraint itself,
+// and with 5,000 masters the references were a sixth of the evaluation
+// (BENCHMARKS.md). The printed form (SchemaFile) keeps the names.
+//
 // Each Loader has its own: the syntax is not shared between goroutines.
 func newInjected() (*injected, error) { return parseInjected(false) }
 
@@ -83,6 +90,17 @@ func parseInjected(keepPos bool) (*injected, error) {
 		return nil, fmt.Errorf("parsing embedded schema: %v", err)
 	}
 	top, _ := parser.ParseFile(schema.Filename, schema.Source, opts...)
+	if !keepPos {
+		scalars, err := scalarDefs(top)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range []*ast.File{inLet, top} {
+			if err := inlineScalars(f, scalars); err != nil {
+				return nil, err
+			}
+		}
+	}
 
 	var decls []ast.Decl
 	for _, d := range inLet.Decls {
@@ -166,6 +184,67 @@ func SchemaFile(pkg string) ([]byte, error) {
 		"// the board against the schema. Top-level fields the schema does not\n" +
 		"// define are not rejected here; boardc rejects them.\n"
 	return append([]byte(head), text...), nil
+}
+
+// scalarDefs returns, by name, the text of the value of each top-level
+// definition of f that constrains a scalar and names no other definition:
+// no struct, no list, no "#" identifier in it.
+func scalarDefs(f *ast.File) (map[string]string, error) {
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		name, _, _ := ast.LabelName(fd.Label)
+		if !strings.HasPrefix(name, "#") {
+			continue
+		}
+		leaf := true
+		ast.Walk(fd.Value, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.StructLit, *ast.ListLit:
+				leaf = false
+			case *ast.Ident:
+				leaf = leaf && !strings.HasPrefix(x.Name, "#")
+			}
+			return leaf
+		}, nil)
+		if !leaf {
+			continue
+		}
+		text, err := format.Node(fd.Value)
+		if err != nil {
+			return nil, fmt.Errorf("embedded schema: %s: %v", name, err)
+		}
+		out[name] = string(text)
+	}
+	return out, nil
+}
+
+// inlineScalars replaces in f every reference to a definition of defs by
+// the definition's value, parenthesized; the definitions themselves stay.
+func inlineScalars(f *ast.File, defs map[string]string) error {
+	var err error
+	astutil.Apply(f, func(c astutil.Cursor) bool {
+		id, ok := c.Node().(*ast.Ident)
+		if !ok || err != nil {
+			return err == nil
+		}
+		text, ok := defs[id.Name]
+		if !ok {
+			return true
+		}
+		if fd, ok := c.Parent().Node().(*ast.Field); ok && fd.Label == ast.Label(id) {
+			return true // the definition's own label
+		}
+		var x ast.Expr
+		if x, err = parser.ParseExpr(schema.Filename, text); err == nil {
+			c.Replace(&ast.ParenExpr{X: x})
+		}
+		return true
+	}, nil)
+	return err
 }
 
 var posType = reflect.TypeFor[token.Pos]()

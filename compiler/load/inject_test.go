@@ -2,9 +2,11 @@ package load
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
 )
 
 // The schema file carries no position at all, so that a value's position
@@ -36,5 +38,45 @@ func TestInjectedHasNoPositions(t *testing.T) {
 		if !inj.names[name] {
 			t.Errorf("#Board field %s missing from %v", name, inj.names)
 		}
+	}
+}
+
+// The evaluated schema names no scalar definition: each reference is
+// replaced by the constraint, and the printed schema keeps the names.
+func TestScalarDefinitionsInlined(t *testing.T) {
+	inj, err := newInjected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := map[string]int{}
+	for _, d := range inj.decls {
+		astutil.Apply(d, func(c astutil.Cursor) bool {
+			id, ok := c.Node().(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if f, ok := c.Parent().Node().(*ast.Field); ok && f.Label == ast.Label(id) {
+				return true
+			}
+			refs[id.Name]++
+			return true
+		}, nil)
+	}
+	for _, name := range []string{"#Key", "#CPU", "#DMABits", "#NodePath", "#IRQName", "#U64", "#SysctlValue"} {
+		if refs[name] != 0 {
+			t.Errorf("%s referenced %d times", name, refs[name])
+		}
+	}
+	for _, name := range []string{"#Master", "#SoC", "#Node"} {
+		if refs[name] == 0 {
+			t.Errorf("struct definition %s no longer referenced", name)
+		}
+	}
+	text, err := SchemaFile("p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "bus: #Key") {
+		t.Error("the printed schema does not name #Key")
 	}
 }
