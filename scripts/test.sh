@@ -39,3 +39,5 @@ go test -count=1 ./...
 # Minimizing a new input may take up to a minute by default: most of the
 # budget. Two seconds each keeps the 20 s for exploring.
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20s -fuzzminimizetime 2s ./compiler/
+# The schema built into descriptions must accept what #Board accepts.
+go test -run '^$' -fuzz '^FuzzSameVerdict$' -fuzztime 15s -fuzzminimizetime 2s ./compiler/load/

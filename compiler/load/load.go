@@ -4,6 +4,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,43 +87,52 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 	if inst == nil {
 		return nil, ds
 	}
-	if err := inst.AddSyntax(l.schema.file(inst.PkgName)); err != nil {
-		return nil, p.fromCUE(err, cue.Value{}, CodeLoad)
-	}
-	v := l.ctx.BuildInstance(inst)
-	err := v.Err()
-	if err == nil {
-		err = v.Validate(cue.Concrete(true), cue.Final())
-	}
-	if err != nil || !onlyFields(v, l.schema.names) {
+	v, err := l.build(inst)
+	if err != nil {
 		if ds := l.explain(path); len(ds) > 0 {
 			return nil, ds
 		}
-		if err != nil {
-			return nil, p.fromCUE(err, cue.Value{}, CodeSchema)
+		var tl unknownTopLevel
+		if errors.As(err, &tl) {
+			return nil, diag.List{{
+				Pos: p.dirPos(), Severity: diag.Error, Code: CodeUnknown,
+				Message: tl.Error(),
+			}}
 		}
-		return nil, diag.List{{
-			Pos: p.dirPos(), Severity: diag.Error, Code: CodeUnknown,
-			Message: "a top-level field is not defined by the schema",
-		}}
+		return nil, p.fromCUE(err, cue.Value{}, CodeSchema)
 	}
 	return &Evaluated{inst: inst, v: v, pos: p}, nil
 }
 
-// onlyFields reports whether every regular field at the top of v is one
-// of names.
-func onlyFields(v cue.Value, names map[string]bool) bool {
+// build adds the schema to inst's package, builds it and validates the
+// result: the description is valid exactly when it returns no error.
+func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
+	if err := inst.AddSyntax(l.schema.file(inst.PkgName)); err != nil {
+		return cue.Value{}, err
+	}
+	v := l.ctx.BuildInstance(inst)
+	if err := v.Err(); err != nil {
+		return v, err
+	}
+	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
+		return v, err
+	}
 	it, err := v.Fields()
 	if err != nil {
-		return false
+		return v, err
 	}
 	for it.Next() {
-		if !names[it.Selector().Unquoted()] {
-			return false
+		if name := it.Selector().Unquoted(); !l.schema.names[name] {
+			return v, unknownTopLevel(name)
 		}
 	}
-	return true
+	return v, nil
 }
+
+// unknownTopLevel is a top-level field that #Board does not define.
+type unknownTopLevel string
+
+func (e unknownTopLevel) Error() string { return string(e) + ": field not allowed" }
 
 // explain evaluates the description at path as two values, the user's own
 // and its unification with the positioned #Board, and returns the errors

@@ -1,0 +1,115 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/internal/badcorpus"
+	"boardc.dev/boardc/internal/synth"
+)
+
+// The schema the loader builds into a description (scalar definitions
+// inlined, #Board's fields on the package's top level, the top-level names
+// checked) must accept exactly what the schema as written accepts when
+// unified with the description, the way `cue vet` checks it. A description
+// accepted by one and rejected by the other would build where cue rejects
+// it, or fail with no explanation.
+
+// sameVerdict fails t when build and explain disagree on the description
+// at path.
+func sameVerdict(t *testing.T, l *Loader, path string) {
+	t.Helper()
+	inst, _, ds := l.instance(path)
+	if inst == nil {
+		if len(ds) == 0 {
+			t.Fatal("no instance and no diagnostic")
+		}
+		return // neither path gets further
+	}
+	_, err := l.build(inst)
+	ref := l.explain(path)
+	switch {
+	case err == nil && len(ref) > 0:
+		t.Errorf("the built-in schema accepts %s, #Board rejects it:\n%s", path, text(ref))
+	case err != nil && len(ref) == 0:
+		t.Errorf("the built-in schema rejects %s, #Board accepts it: %v", path, err)
+	}
+}
+
+func text(ds diag.List) string {
+	var b strings.Builder
+	ds.WriteText(&b)
+	return b.String()
+}
+
+// TestSameVerdict compares the two on the in-tree boards, a synthetic
+// board and every input of the bad corpus.
+func TestSameVerdict(t *testing.T) {
+	t.Setenv("CUE_REGISTRY", "none")
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards, err := filepath.Glob("../../boards/*/board.cue")
+	if err != nil || len(boards) == 0 {
+		t.Fatalf("no in-tree board: %v", err)
+	}
+	for _, b := range boards {
+		sameVerdict(t, l, filepath.Dir(b))
+	}
+	dir, err := synth.Write(t.TempDir(), synth.Default(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameVerdict(t, l, dir)
+
+	root := t.TempDir()
+	for _, c := range badcorpus.Expand(t, "testdata/bad", root) {
+		if c.Skip == "" {
+			sameVerdict(t, l, filepath.Join(root, c.Arg))
+		}
+	}
+}
+
+// FuzzSameVerdict compares the two on arbitrary bytes as a board.cue.
+// Seeds are the bad corpus's files and the in-tree boards and SoCs.
+func FuzzSameVerdict(f *testing.F) {
+	corpus, _ := filepath.Glob("testdata/bad/*.txtar")
+	for _, name := range corpus {
+		a, err := txtar.ParseFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range a.Files {
+			if strings.HasSuffix(file.Name, ".cue") && !strings.HasPrefix(file.Name, "cue.mod/") {
+				f.Add(file.Data)
+			}
+		}
+	}
+	tree, _ := filepath.Glob("../../boards/*/*.cue")
+	socs, _ := filepath.Glob("../../boards/soc/*/*.cue")
+	for _, name := range append(tree, socs...) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Setenv("CUE_REGISTRY", "none")
+	l, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if err := os.WriteFile(filepath.Join(dir, "board.cue"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sameVerdict(t, l, dir)
+	})
+}
