@@ -46,7 +46,7 @@ func (s *injected) file(pkg string) *ast.File {
 // going through a let:
 //
 //	let boardcSchema = { <the schema's declarations> }
-//	name:   boardcSchema.#BoardName
+//	name:   (=~"^[a-z][a-z0-9-]{0,62}$") // #BoardName, inlined (below)
 //	model?: string & !=""
 //	soc:    boardcSchema.#SoC
 //	...
@@ -54,7 +54,7 @@ func (s *injected) file(pkg string) *ast.File {
 // It also keeps the names of those fields. A field that is not one of
 // them is not caught by CUE: the package's top level stays open (#Board
 // embedded in this file would not close it against the other files'
-// fields), so Evaluate checks the top level against the names.
+// fields), so Loader.build checks the top level against the names.
 //
 // Added to the description's instance, the file makes building the
 // instance one evaluation of the description under the schema, rather than
