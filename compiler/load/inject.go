@@ -14,57 +14,63 @@ import (
 	"boardc.dev/boardc/schema"
 )
 
-// schemaLet names the schema inside the file added to a description's
-// package. A let clause is visible only in the file that declares it, so the
-// name cannot meet one of the user's.
-const schemaLet = "boardcSchema"
+// schemaName is the identifier through which the top-level fields refer
+// to the schema's definitions: a field of the scope of every build
+// (Loader.build), a let clause in the printed file (SchemaFile).
+const schemaName = "boardcSchema"
 
-// injected is the schema as the declarations of a file added to a
-// description's package (see newInjected), with the names of #Board's
-// fields.
+// injected is the schema in the form boardc builds descriptions with (see
+// newInjected).
 type injected struct {
-	decls []ast.Decl
+	// schema holds the schema's declarations, the value of schemaName.
+	schema []ast.Decl
+	// fields are #Board's fields, for the top of a description's package.
+	fields []ast.Decl
+	// names are the fields' names.
 	names map[string]bool
 }
 
-// file returns the file of package pkg that holds the declarations. The
-// declarations are shared by the files of one Loader: building an instance
-// resolves identifiers in its files' syntax in place, always to the same
-// declarations, and a Loader builds one instance at a time.
+// file returns a file of package pkg that holds the fields. The fields are
+// shared by the files of one Loader: building an instance resolves
+// identifiers in its files' syntax in place, always to the same result,
+// and a Loader builds one instance at a time.
 func (s *injected) file(pkg string) *ast.File {
 	f := &ast.File{Filename: schema.Filename}
 	if pkg != "" && pkg != "_" {
 		f.Decls = append(f.Decls, &ast.Package{Name: ast.NewIdent(pkg)})
 	}
-	f.Decls = append(f.Decls, s.decls...)
+	f.Decls = append(f.Decls, s.fields...)
 	return f
 }
 
-// newInjected returns the declarations of a file that holds the schema and
-// declares each field of #Board at the top of the package, with its
-// constraint and its optionality, references to the schema's definitions
-// going through a let:
+// scopeFile returns the file that declares schemaName, compiled once per
+// Loader into the scope its builds resolve schemaName in.
+func (s *injected) scopeFile() *ast.File {
+	return &ast.File{Filename: schema.Filename, Decls: []ast.Decl{
+		&ast.Field{Label: ast.NewIdent(schemaName), Value: &ast.StructLit{Elts: s.schema}},
+	}}
+}
+
+// newInjected returns the schema as boardc builds it into a description:
+// a file added to the description's package declares each field of #Board
+// at the package's top level, with its constraint and its optionality, the
+// references to the schema's definitions going through schemaName:
 //
-//	let boardcSchema = { <the schema's declarations> }
 //	name:   (=~"^[a-z][a-z0-9-]{0,62}$") // #BoardName, inlined (below)
 //	model?: string & !=""
 //	soc:    boardcSchema.#SoC
 //	...
 //
-// It also keeps the names of those fields. A field that is not one of
-// them is not caught by CUE: the package's top level stays open (#Board
-// embedded in this file would not close it against the other files'
-// fields), so Loader.build checks the top level against the names.
-//
-// Added to the description's instance, the file makes building the
-// instance one evaluation of the description under the schema, rather than
+// and schemaName is a field of the build's scope, whose value, the
+// schema's declarations, the Loader compiles once. Building the instance
+// is then one evaluation of the description under the schema, rather than
 // an evaluation of the description followed by a second one of its
 // unification with #Board: less time, and half the memory on a large SoC.
 //
-// The file carries no positions. A value's position is then always one the
-// user wrote (a value the schema alone gives has none), so lowering reads
-// positions from the one evaluated value. Schema positions in errors come
-// from the positioned schema, on the path that explains a failure.
+// A top-level field that is not one of #Board's is not caught by CUE: the
+// package's top level stays open (#Board embedded in the added file would
+// not close it against the other files' fields), so Loader.build checks
+// the top level against the names.
 //
 // References to the schema's scalar definitions (#Key, #CPU, ...) are
 // replaced by the definitions' constraints, which means the same: a
@@ -72,43 +78,48 @@ func (s *injected) file(pkg string) *ast.File {
 // and with 5,000 masters the references were a sixth of the evaluation
 // (BENCHMARKS.md). The printed form (SchemaFile) keeps the names.
 //
+// Nothing carries a position. A value's position is then always one the
+// user wrote (a value the schema alone gives has none), so lowering reads
+// positions from the one evaluated value. Schema positions in errors come
+// from the positioned schema, on the path that explains a failure.
+//
 // Each Loader has its own: the syntax is not shared between goroutines.
 func newInjected() (*injected, error) { return parseInjected(false) }
 
-// parseInjected returns the declarations newInjected describes, keeping
-// the schema's positions and comments when keepPos is set (for printing
-// them).
-func parseInjected(keepPos bool) (*injected, error) {
-	// Two parses: the let holds one, the top-level fields are taken from
-	// the other, so that no syntax node appears twice in the file.
+// parseInjected returns the schema as newInjected describes it, or, when
+// printable is set, with the schema's positions, comments and definition
+// names kept (for SchemaFile).
+func parseInjected(printable bool) (*injected, error) {
+	// Two parses: the schema's declarations come from one, the top-level
+	// fields from the other, so that no syntax node appears twice.
 	var opts []parser.Option
-	if keepPos {
+	if printable {
 		opts = append(opts, parser.ParseComments)
 	}
-	inLet, err := parser.ParseFile(schema.Filename, schema.Source, opts...)
+	decls, err := parser.ParseFile(schema.Filename, schema.Source, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("parsing embedded schema: %v", err)
 	}
 	top, _ := parser.ParseFile(schema.Filename, schema.Source, opts...)
-	if !keepPos {
+	if !printable {
 		scalars, err := scalarDefs(top)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range []*ast.File{inLet, top} {
+		for _, f := range []*ast.File{decls, top} {
 			if err := inlineScalars(f, scalars); err != nil {
 				return nil, err
 			}
 		}
 	}
 
-	var decls []ast.Decl
-	for _, d := range inLet.Decls {
+	out := &injected{names: map[string]bool{}}
+	for _, d := range decls.Decls {
 		switch d.(type) {
 		case *ast.Package, *ast.ImportDecl:
 			continue
 		}
-		decls = append(decls, d)
+		out.schema = append(out.schema, d)
 	}
 	defs := map[string]bool{}
 	var board *ast.StructLit
@@ -126,11 +137,6 @@ func parseInjected(keepPos bool) (*injected, error) {
 	if board == nil {
 		return nil, fmt.Errorf("embedded schema: no #Board struct")
 	}
-
-	out := &injected{
-		decls: []ast.Decl{&ast.LetClause{Ident: ast.NewIdent(schemaLet), Expr: &ast.StructLit{Elts: decls}}},
-		names: map[string]bool{},
-	}
 	for _, e := range board.Elts {
 		f, ok := e.(*ast.Field)
 		if !ok {
@@ -143,14 +149,14 @@ func parseInjected(keepPos bool) (*injected, error) {
 		out.names[name] = true
 		value := astutil.Apply(f.Value, nil, func(c astutil.Cursor) bool {
 			if id, ok := c.Node().(*ast.Ident); ok && defs[id.Name] {
-				c.Replace(ast.NewSel(ast.NewIdent(schemaLet), id.Name))
+				c.Replace(ast.NewSel(ast.NewIdent(schemaName), id.Name))
 			}
 			return true
 		}).(ast.Expr)
-		out.decls = append(out.decls, &ast.Field{Label: ast.NewIdent(name), Constraint: f.Constraint, Value: value})
+		out.fields = append(out.fields, &ast.Field{Label: ast.NewIdent(name), Constraint: f.Constraint, Value: value})
 	}
-	if !keepPos {
-		for _, d := range out.decls {
+	if !printable {
+		for _, d := range append(out.schema, out.fields...) {
 			ast.Walk(d, func(n ast.Node) bool {
 				clearPositions(n)
 				return true
@@ -162,10 +168,11 @@ func parseInjected(keepPos bool) (*injected, error) {
 
 // SchemaFile returns the text of a file of package pkg that puts the
 // schema on the package's top-level fields as boardc builds it into a
-// description (see newInjected). Added to a board's directory, it lets
-// `cue vet` and `cue export` check the board against the schema in one
-// process, imports and all. Unlike boardc, they do not reject a top-level
-// field the schema does not define.
+// description (see newInjected), the schema's declarations in a let
+// clause. Added to a board's directory, it lets `cue vet` and `cue export`
+// check the board against the schema in one process, imports and all.
+// Unlike boardc, they do not reject a top-level field the schema does not
+// define.
 func SchemaFile(pkg string) ([]byte, error) {
 	if pkg != "_" && !ast.IsValidIdent(pkg) {
 		return nil, fmt.Errorf("%q is not a CUE package name", pkg)
@@ -174,7 +181,13 @@ func SchemaFile(pkg string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := format.Node(inj.file(pkg))
+	f := &ast.File{}
+	if pkg != "_" {
+		f.Decls = append(f.Decls, &ast.Package{Name: ast.NewIdent(pkg)})
+	}
+	f.Decls = append(f.Decls, &ast.LetClause{Ident: ast.NewIdent(schemaName), Expr: &ast.StructLit{Elts: inj.schema}})
+	f.Decls = append(f.Decls, inj.fields...)
+	text, err := format.Node(f)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func TestInjectedHasNoPositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, d := range inj.decls {
+	for _, d := range append(inj.schema, inj.fields...) {
 		ast.Walk(d, func(x ast.Node) bool {
 			rv := reflect.ValueOf(x).Elem()
 			for i := range rv.NumField() {
@@ -49,7 +49,7 @@ func TestScalarDefinitionsInlined(t *testing.T) {
 		t.Fatal(err)
 	}
 	refs := map[string]int{}
-	for _, d := range inj.decls {
+	for _, d := range append(inj.schema, inj.fields...) {
 		astutil.Apply(d, func(c astutil.Cursor) bool {
 			id, ok := c.Node().(*ast.Ident)
 			if !ok {

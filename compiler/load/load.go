@@ -35,7 +35,8 @@ const (
 type Loader struct {
 	ctx    *cue.Context
 	board  cue.Value // #Board
-	schema *injected // the schema, to add to a description's package
+	schema *injected // the schema, as built into descriptions
+	scope  cue.Value // the scope of their builds: schemaName, compiled
 	wd     string
 }
 
@@ -50,8 +51,12 @@ func New() (*Loader, error) {
 	if err != nil {
 		return nil, err
 	}
+	scope := ctx.BuildFile(inj.scopeFile())
+	if err := scope.Err(); err != nil {
+		return nil, fmt.Errorf("compiling embedded schema: %v", err)
+	}
 	wd, _ := os.Getwd()
-	return &Loader{ctx: ctx, board: s.LookupPath(cue.MakePath(cue.Def("Board"))), schema: inj, wd: wd}, nil
+	return &Loader{ctx: ctx, board: s.LookupPath(cue.MakePath(cue.Def("Board"))), schema: inj, scope: scope, wd: wd}, nil
 }
 
 // Load loads the board described by path, a directory holding a CUE package
@@ -104,13 +109,23 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 	return &Evaluated{inst: inst, v: v, pos: p}, nil
 }
 
-// build adds the schema to inst's package, builds it and validates the
-// result: the description is valid exactly when it returns no error.
+// build adds #Board's fields to inst's package, builds it with the
+// schema in scope and validates the result: the description is valid
+// exactly when it returns no error.
 func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
+	// schemaName resolves in the scope, for the user's files too: a
+	// reference to it from them is an error, as it is to cue.
+	for _, f := range inst.Files {
+		for _, id := range f.Unresolved {
+			if id.Name == schemaName {
+				return cue.Value{}, fmt.Errorf("reference %q not found", schemaName)
+			}
+		}
+	}
 	if err := inst.AddSyntax(l.schema.file(inst.PkgName)); err != nil {
 		return cue.Value{}, err
 	}
-	v := l.ctx.BuildInstance(inst)
+	v := l.ctx.BuildInstance(inst, cue.Scope(l.scope))
 	if err := v.Err(); err != nil {
 		return v, err
 	}
