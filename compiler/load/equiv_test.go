@@ -113,3 +113,36 @@ func FuzzSameVerdict(f *testing.F) {
 		sameVerdict(t, l, dir)
 	})
 }
+
+// A package that declares a field with the name boardc gives the schema
+// may refer to it: the reference resolves in the package, not in the
+// build's scope.
+func TestSchemaNameDeclaredByAPackage(t *testing.T) {
+	t.Setenv("CUE_REGISTRY", "none")
+	corpus, err := txtar.ParseFile("testdata/bad/module-soc-schema-name.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	// The declaration is in another file of the package than the
+	// reference, which the package's resolution, not the file's, finds.
+	files := append(corpus.Files, txtar.File{Name: "soc/tiny/names.cue", Data: []byte("package tiny\n\nboardcSchema: #Key: string\n")})
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := filepath.Join(root, "board")
+	sameVerdict(t, l, board)
+	if e, ds := l.Evaluate(board); e == nil {
+		t.Errorf("does not load:\n%s", text(ds))
+	}
+}

@@ -113,14 +113,11 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 // schema in scope and validates the result: the description is valid
 // exactly when it returns no error.
 func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
-	// schemaName resolves in the scope, for the user's files too: a
-	// reference to it from them is an error, as it is to cue.
-	for _, f := range inst.Files {
-		for _, id := range f.Unresolved {
-			if id.Name == schemaName {
-				return cue.Value{}, fmt.Errorf("reference %q not found", schemaName)
-			}
-		}
+	// schemaName resolves in the scope for every package of the build,
+	// the user's and the ones they import: a reference to it from their
+	// files is an error, as it is to cue.
+	if refersTo(inst, schemaName, map[*build.Instance]bool{}) {
+		return cue.Value{}, fmt.Errorf("reference %q not found", schemaName)
 	}
 	if err := inst.AddSyntax(l.schema.file(inst.PkgName)); err != nil {
 		return cue.Value{}, err
@@ -142,6 +139,30 @@ func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
 		}
 	}
 	return v, nil
+}
+
+// refersTo reports whether a file of inst or of a package it imports,
+// directly or not, has a reference to name that its package leaves
+// unresolved (cue/load resolves a package's files together): a reference
+// CUE would resolve in the build's scope.
+func refersTo(inst *build.Instance, name string, seen map[*build.Instance]bool) bool {
+	if seen[inst] {
+		return false
+	}
+	seen[inst] = true
+	for _, f := range inst.Files {
+		for _, id := range f.Unresolved {
+			if id.Name == name {
+				return true
+			}
+		}
+	}
+	for _, imp := range inst.Imports {
+		if refersTo(imp, name, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownTopLevel is a top-level field that #Board does not define.
