@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/internal/badcorpus"
 )
 
 // FuzzLoad compiles arbitrary bytes as a board's board.cue. Whatever the
@@ -16,7 +15,7 @@ import (
 // diagnostic, every error names a file, and a board with errors yields no
 // files. Seeds are the loader's bad-input corpus and the in-tree boards.
 func FuzzLoad(f *testing.F) {
-	for _, s := range fuzzSeeds(f) {
+	for _, s := range badcorpus.FuzzSeeds(f, "load/testdata/bad", "../boards") {
 		f.Add(s)
 	}
 	f.Setenv("CUE_REGISTRY", "none") // an import never reaches the network
@@ -43,46 +42,6 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
-}
-
-// fuzzSeeds returns the CUE files of the bad-input corpus and of the
-// in-tree boards and SoCs.
-func fuzzSeeds(f *testing.F) [][]byte {
-	var seeds [][]byte
-	corpus, err := filepath.Glob("load/testdata/bad/*.txtar")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range corpus {
-		a, err := txtar.ParseFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, file := range a.Files {
-			if strings.HasSuffix(file.Name, ".cue") && !strings.HasPrefix(file.Name, "cue.mod/") {
-				seeds = append(seeds, file.Data)
-			}
-		}
-	}
-	boards, err := filepath.Glob("../boards/*/board.cue")
-	if err != nil {
-		f.Fatal(err)
-	}
-	socs, err := filepath.Glob("../boards/soc/*/*.cue")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range append(boards, socs...) {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, data)
-	}
-	if len(seeds) < 40 {
-		f.Fatalf("only %d seeds", len(seeds))
-	}
-	return seeds
 }
 
 func text(r *compiler.Result) string {

@@ -79,26 +79,8 @@ func TestSameVerdict(t *testing.T) {
 // FuzzSameVerdict compares the two on arbitrary bytes as a board.cue.
 // Seeds are the bad corpus's files and the in-tree boards and SoCs.
 func FuzzSameVerdict(f *testing.F) {
-	corpus, _ := filepath.Glob("testdata/bad/*.txtar")
-	for _, name := range corpus {
-		a, err := txtar.ParseFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, file := range a.Files {
-			if strings.HasSuffix(file.Name, ".cue") && !strings.HasPrefix(file.Name, "cue.mod/") {
-				f.Add(file.Data)
-			}
-		}
-	}
-	tree, _ := filepath.Glob("../../boards/*/*.cue")
-	socs, _ := filepath.Glob("../../boards/soc/*/*.cue")
-	for _, name := range append(tree, socs...) {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+	for _, s := range badcorpus.FuzzSeeds(f, "testdata/bad", "../../boards") {
+		f.Add(s)
 	}
 	f.Setenv("CUE_REGISTRY", "none")
 	l, err := New()

@@ -113,3 +113,45 @@ func expand(t testing.TB, file, root string) Case {
 	}
 	return c
 }
+
+// FuzzSeeds returns the CUE files of every input of the corpus in dir
+// (not those under cue.mod/) and those of the in-tree boards and SoCs
+// below boardsDir, as seeds for the fuzz targets that take one board.cue.
+func FuzzSeeds(t testing.TB, dir, boardsDir string) [][]byte {
+	t.Helper()
+	var seeds [][]byte
+	corpus, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range corpus {
+		a, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasSuffix(f.Name, ".cue") && !strings.HasPrefix(f.Name, "cue.mod/") {
+				seeds = append(seeds, f.Data)
+			}
+		}
+	}
+	boards, err := filepath.Glob(filepath.Join(boardsDir, "*", "*.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	socs, err := filepath.Glob(filepath.Join(boardsDir, "soc", "*", "*.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append(boards, socs...) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds = append(seeds, data)
+	}
+	if len(seeds) < MinCases {
+		t.Fatalf("only %d fuzz seeds", len(seeds))
+	}
+	return seeds
+}
