@@ -30,15 +30,16 @@ type injected struct {
 	names map[string]bool
 }
 
-// file returns a file of package pkg that holds the fields. The fields are
-// shared by the files of one Loader: building an instance resolves
-// identifiers in its files' syntax in place, always to the same result,
-// and a Loader builds one instance at a time.
-func (s *injected) file(pkg string) *ast.File {
+// file returns a file of package pkg that holds head, then the fields.
+// The fields are shared by the files of one Loader: building an instance
+// resolves identifiers in its files' syntax in place, always to the same
+// result, and a Loader builds one instance at a time.
+func (s *injected) file(pkg string, head ...ast.Decl) *ast.File {
 	f := &ast.File{Filename: schema.Filename}
 	if pkg != "" && pkg != "_" {
 		f.Decls = append(f.Decls, &ast.Package{Name: ast.NewIdent(pkg)})
 	}
+	f.Decls = append(f.Decls, head...)
 	f.Decls = append(f.Decls, s.fields...)
 	return f
 }
@@ -181,13 +182,8 @@ func SchemaFile(pkg string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &ast.File{}
-	if pkg != "_" {
-		f.Decls = append(f.Decls, &ast.Package{Name: ast.NewIdent(pkg)})
-	}
-	f.Decls = append(f.Decls, &ast.LetClause{Ident: ast.NewIdent(schemaName), Expr: &ast.StructLit{Elts: inj.schema}})
-	f.Decls = append(f.Decls, inj.fields...)
-	text, err := format.Node(f)
+	let := &ast.LetClause{Ident: ast.NewIdent(schemaName), Expr: &ast.StructLit{Elts: inj.schema}}
+	text, err := format.Node(inj.file(pkg, let))
 	if err != nil {
 		return nil, err
 	}
