@@ -30,11 +30,11 @@ const (
 	CodeReference = "BC0005" // a reference to an undeclared bus, master or IRQ
 )
 
-// Loader loads board descriptions. The schema is compiled and parsed once
-// per Loader; a Loader is not safe for concurrent use (one per goroutine).
+// Loader loads board descriptions. The schema is compiled once per
+// Loader; a Loader is not safe for concurrent use (one per goroutine).
 type Loader struct {
 	ctx    *cue.Context
-	board  cue.Value // #Board
+	board  cue.Value // #Board as written, with positions; see positioned
 	schema *injected // the schema, as built into descriptions
 	scope  cue.Value // the scope of their builds: schemaName, compiled
 	wd     string
@@ -43,10 +43,6 @@ type Loader struct {
 // New returns a Loader with the embedded schema compiled.
 func New() (*Loader, error) {
 	ctx := cuecontext.New()
-	s := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
-	if err := s.Err(); err != nil {
-		return nil, fmt.Errorf("compiling embedded schema: %v", err)
-	}
 	inj, err := newInjected()
 	if err != nil {
 		return nil, err
@@ -56,7 +52,21 @@ func New() (*Loader, error) {
 		return nil, fmt.Errorf("compiling embedded schema: %v", err)
 	}
 	wd, _ := os.Getwd()
-	return &Loader{ctx: ctx, board: s.LookupPath(cue.MakePath(cue.Def("Board"))), schema: inj, scope: scope, wd: wd}, nil
+	return &Loader{ctx: ctx, schema: inj, scope: scope, wd: wd}, nil
+}
+
+// positioned returns #Board as the schema is written, with its positions,
+// for explaining a failed build. It is compiled on first use: a build that
+// succeeds never needs it.
+func (l *Loader) positioned() (cue.Value, error) {
+	if !l.board.Exists() {
+		s := l.ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
+		if err := s.Err(); err != nil {
+			return cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
+		}
+		l.board = s.LookupPath(cue.MakePath(cue.Def("Board")))
+	}
+	return l.board, nil
 }
 
 // Load loads the board described by path, a directory holding a CUE package
@@ -182,7 +192,11 @@ func (l *Loader) explain(path string) diag.List {
 	if err := data.Err(); err != nil {
 		return p.fromCUE(err, cue.Value{}, CodeLoad)
 	}
-	v := data.Unify(l.board)
+	board, err := l.positioned()
+	if err != nil {
+		return l.pathError(path, err.Error())
+	}
+	v := data.Unify(board)
 	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
 		return p.fromCUE(err, data, CodeSchema)
 	}
