@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue"
 	"golang.org/x/tools/txtar"
 
 	"boardc.dev/boardc/compiler/diag"
@@ -126,5 +127,15 @@ func TestSchemaNameDeclaredByAPackage(t *testing.T) {
 	sameVerdict(t, l, board)
 	if e, ds := l.Evaluate(board); e == nil {
 		t.Errorf("does not load:\n%s", text(ds))
+	}
+}
+
+// Should the two ever disagree on an unknown top-level field, the
+// built-in schema's own error still reads as CUE's and is positioned.
+func TestNotAllowedDiagnostic(t *testing.T) {
+	p := &positions{dir: t.TempDir()}
+	ds := p.fromCUE(notAllowed("colour"), cue.Value{}, CodeSchema)
+	if len(ds) != 1 || ds[0].Code != CodeUnknown || ds[0].Message != "colour: field not allowed" || ds[0].Pos.File == "" {
+		t.Errorf("got %v", ds)
 	}
 }

@@ -4,7 +4,6 @@
 package load
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,13 +106,6 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 		if ds := l.explain(path); len(ds) > 0 {
 			return nil, ds
 		}
-		var tl unknownTopLevel
-		if errors.As(err, &tl) {
-			return nil, diag.List{{
-				Pos: p.dirPos(), Severity: diag.Error, Code: CodeUnknown,
-				Message: tl.Error(),
-			}}
-		}
 		return nil, p.fromCUE(err, cue.Value{}, CodeSchema)
 	}
 	return &Evaluated{inst: inst, v: v, pos: p}, nil
@@ -145,7 +137,7 @@ func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
 	}
 	for it.Next() {
 		if name := it.Selector().Unquoted(); !l.schema.names[name] {
-			return v, unknownTopLevel(name)
+			return v, notAllowed(name)
 		}
 	}
 	return v, nil
@@ -174,11 +166,6 @@ func refersTo(inst *build.Instance, name string, seen map[*build.Instance]bool) 
 	}
 	return false
 }
-
-// unknownTopLevel is a top-level field that #Board does not define.
-type unknownTopLevel string
-
-func (e unknownTopLevel) Error() string { return string(e) + ": field not allowed" }
 
 // explain evaluates the description at path as two values, the user's own
 // and its unification with the positioned #Board, and returns the errors
