@@ -2,7 +2,7 @@
 # bench/run.sh: time `boardc build` of synthetic boards against `cue` on the
 # same files, as whole processes, and print medians, ratios and peak RSS.
 #
-#   bench/run.sh                 # N = 100 1000 1250 5000, 5 runs each
+#   bench/run.sh                 # N = 100 1000 1250 5000, 5 rounds
 #   RUNS=9 SIZES="100 5000" bench/run.sh
 #   BOARDC=/path/to/boardc bench/run.sh   # time another boardc binary
 #
@@ -21,6 +21,9 @@
 #             boardc/vet1 is what boardc adds to CUE's own work (lowering,
 #             checks, emitting, writing; and its own top-level field check).
 # Each command runs once untimed first (page cache, cue's module cache).
+# The timed runs go in rounds: each round runs every command on every size
+# once, so that the machine's drift during the run is shared by all columns
+# and the ratios compare runs made close together.
 # Wall time is measured with date +%s%N around /usr/bin/time, which reports
 # the peak RSS (%M). The scaling ratio is t(5000)/t(1250) when both sizes run.
 set -euo pipefail
@@ -55,20 +58,16 @@ else
 fi
 "$work/boardc" schema >"$work/schema.cue"
 
-# measure NAME CMD...: one untimed run, then RUNS timed runs; appends
-# "microseconds rss_kb" lines to $work/t.NAME.
-measure() {
-	local name=$1
+# timed FILE CMD...: one timed run of CMD; appends "microseconds rss_kb"
+# to FILE.
+timed() {
+	local file=$1
 	shift
-	"$@" >/dev/null
-	: >"$work/t.$name"
-	local i t0 t1
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null
-		t1=$(date +%s%N)
-		echo "$(((t1 - t0) / 1000)) $(tail -n 1 "$work/rss")" >>"$work/t.$name"
-	done
+	local t0 t1
+	t0=$(date +%s%N)
+	/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null
+	t1=$(date +%s%N)
+	echo "$(((t1 - t0) / 1000)) $(tail -n 1 "$work/rss")" >>"$file"
 }
 
 # median FILE COLUMN
@@ -77,42 +76,52 @@ median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The pair: export, then vet of its output, timed as one run, RSS the larger.
 cue_pair() {
-	"$cue" export ./board --out json >"$work/board.json"
-	"$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
+	local file=$1 t0 t1 r1 r2
+	t0=$(date +%s%N)
+	/usr/bin/time -f %M -o "$work/rss1" "$cue" export ./board --out json >"$work/board.json"
+	/usr/bin/time -f %M -o "$work/rss2" "$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
+	t1=$(date +%s%N)
+	r1=$(tail -n 1 "$work/rss1") r2=$(tail -n 1 "$work/rss2")
+	echo "$(((t1 - t0) / 1000)) $((r1 > r2 ? r1 : r2))" >>"$file"
+}
+
+# round N FILE-SUFFIX: each command once on the module of size N.
+round() {
+	local n=$1 sfx=$2 mod="$work/n$1"
+	(cd "$mod" && timed "$work/t.boardc.$n$sfx" "$work/boardc" build -q -o "$work/out" board)
+	(cd "$mod" && timed "$work/t.export.$n$sfx" "$cue" export ./board --out json)
+	(cd "$mod.vet1" && timed "$work/t.vet1.$n$sfx" "$cue" vet -c ./board)
+	(cd "$mod" && cue_pair "$work/t.cue.$n$sfx")
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-echo "boardc $(cd "$root" && git describe --always --dirty 2>/dev/null || echo '?'), $("$cue" version | head -n 1), $(go version | cut -d' ' -f3), GOMAXPROCS default, runs sequential, $RUNS runs per median"
+echo "boardc $(cd "$root" && git describe --always --dirty 2>/dev/null || echo '?'), $("$cue" version | head -n 1), $(go version | cut -d' ' -f3), GOMAXPROCS default, runs sequential, $RUNS rounds, medians"
 echo
 printf '%6s  %10s %8s  %10s %8s  %10s %8s  %10s %8s  %10s %13s %11s\n' N boardc_s rss_MB cue_s rss_MB export_s rss_MB vet1_s rss_MB boardc/cue boardc/export boardc/vet1
 declare -A tb tc te
 for n in $SIZES; do
 	mod="$work/n$n"
 	"$work/gen" -n "$n" -o "$mod" >/dev/null
-	cd "$mod"
-	measure boardc "$work/boardc" build -q -o "$work/out" board
-	measure export "$cue" export ./board --out json
 	rm -rf "$mod.vet1" && cp -r "$mod" "$mod.vet1"
 	"$work/boardc" schema --package board >"$mod.vet1/board/zz_boardc.cue"
-	(cd "$mod.vet1" && measure vet1 "$cue" vet -c ./board)
-	# The pair: both processes timed as one run, RSS the larger.
-	cue_pair >/dev/null
-	: >"$work/t.cue"
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/rss1" "$cue" export ./board --out json >"$work/board.json"
-		/usr/bin/time -f %M -o "$work/rss2" "$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
-		t1=$(date +%s%N)
-		r1=$(tail -n 1 "$work/rss1") r2=$(tail -n 1 "$work/rss2")
-		echo "$(((t1 - t0) / 1000)) $((r1 > r2 ? r1 : r2))" >>"$work/t.cue"
+	round "$n" .warm # untimed: page cache, cue's module cache
+done
+# Rounds: every size and command once per round, so that a change in the
+# machine's speed during the run falls on all of them alike.
+for ((i = 0; i < RUNS; i++)); do
+	for n in $SIZES; do
+		round "$n" ""
 	done
-	cd "$root"
-	b=$(median "$work/t.boardc" 1) c=$(median "$work/t.cue" 1) e=$(median "$work/t.export" 1) v=$(median "$work/t.vet1" 1)
+done
+for n in $SIZES; do
+	t=$work/t
+	b=$(median "$t.boardc.$n" 1) c=$(median "$t.cue.$n" 1) e=$(median "$t.export.$n" 1) v=$(median "$t.vet1.$n" 1)
 	tb[$n]=$b tc[$n]=$c te[$n]=$e
 	awk -v n="$n" -v b="$b" -v c="$c" -v e="$e" -v v="$v" \
-		-v br="$(median "$work/t.boardc" 2)" -v cr="$(median "$work/t.cue" 2)" -v er="$(median "$work/t.export" 2)" \
-		-v vr="$(median "$work/t.vet1" 2)" 'BEGIN {
+		-v br="$(median "$t.boardc.$n" 2)" -v cr="$(median "$t.cue.$n" 2)" -v er="$(median "$t.export.$n" 2)" \
+		-v vr="$(median "$t.vet1.$n" 2)" 'BEGIN {
 		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f %11.2f\n",
 			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, v / 1e6, vr / 1024, b / c, b / e, b / v }'
 done
