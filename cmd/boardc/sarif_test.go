@@ -12,6 +12,7 @@ import (
 
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/synth"
 )
 
 // TestSARIF checks that --format=sarif prints a SARIF 2.1.0 log that the
@@ -161,30 +162,4 @@ func checkSARIF(t *testing.T, data []byte, results int) {
 }
 
 // tinyBoard is a minimal valid standalone board.
-const tinyBoard = `package tiny
-
-name: "tiny"
-compatible: ["vendor,tiny"]
-memory: [{base: 0, size: 0x4000_0000}]
-policy: {irqs: [], net: {}, sysctls: {}, isolatedCPUs: []}
-waivers: []
-soc: {
-	name: "tiny-soc"
-	compatible: []
-	root: {"#address-cells": 1, "#size-cells": 1}
-	cpus: clusters: [{core: "arm,cortex-a53", cpus: [0, 1]}]
-	buses: soc: {
-		node: path:       "/soc"
-		"#address-cells": 1
-		"#size-cells":    1
-		coherency: {coherent: true, source: "vendor datasheet 4.2", masters: "all"}
-	}
-	masters: dma0: {
-		node: {label: "dma0", path: "/soc/dma@1000"}
-		compatible: ["vendor,dma"]
-		bus:     "soc"
-		dmaBits: 32
-		irqs: {}
-	}
-}
-`
+const tinyBoard = "package tiny\n" + synth.Tiny

@@ -13,34 +13,11 @@ import (
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/synth"
 )
 
 // tiny is a valid description of a board with one bus and one master.
-const tiny = `
-name: "tiny"
-compatible: ["vendor,tiny"]
-memory: [{base: 0, size: 0x4000_0000}]
-policy: {irqs: [], net: {}, sysctls: {}, isolatedCPUs: []}
-soc: {
-	name: "tiny-soc"
-	compatible: []
-	root: {"#address-cells": 1, "#size-cells": 1}
-	cpus: clusters: [{core: "arm,cortex-a53", cpus: [0, 1]}]
-	buses: soc: {
-		node: path:       "/soc"
-		"#address-cells": 1
-		"#size-cells":    1
-		coherency: {coherent: true, source: "vendor datasheet 4.2"}
-	}
-	masters: dma0: {
-		node: {label: "dma0", path: "/soc/dma@1000"}
-		compatible: ["vendor,dma"]
-		bus:     "soc"
-		dmaBits: 32
-		irqs: {}
-	}
-}
-`
+const tiny = synth.Tiny
 
 func write(t *testing.T, files map[string]string) string {
 	t.Helper()
