@@ -84,7 +84,7 @@ func lower(b *testing.B, l *load.Loader, e *load.Evaluated) *ir.Board {
 	return bd
 }
 
-// BenchmarkNew compiles the embedded schema, once per Compiler.
+// BenchmarkNew prepares the embedded schema, once per Compiler.
 func BenchmarkNew(b *testing.B) {
 	for b.Loop() {
 		if _, err := compiler.New(); err != nil {

@@ -37,8 +37,9 @@ type Options struct {
 	WarningsAsErrors bool
 }
 
-// Compiler compiles boards. It holds one CUE context with the schema
-// compiled once; it is not safe for concurrent use.
+// Compiler compiles boards, one after the other. It prepares the schema
+// once, and what it keeps of the boards it has compiled is bounded (see
+// load.Loader). It is not safe for concurrent use.
 type Compiler struct {
 	loader *load.Loader
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/format"
@@ -44,12 +45,16 @@ func (s *injected) file(pkg string, head ...ast.Decl) *ast.File {
 	return f
 }
 
-// scopeFile returns the file that declares schemaName, compiled once per
-// Loader into the scope its builds resolve schemaName in.
-func (s *injected) scopeFile() *ast.File {
-	return &ast.File{Filename: schema.Filename, Decls: []ast.Decl{
+// scope compiles, in ctx, the scope a build resolves schemaName in: a file
+// that declares it, the schema's declarations its value.
+func (s *injected) scope(ctx *cue.Context) (cue.Value, error) {
+	v := ctx.BuildFile(&ast.File{Filename: schema.Filename, Decls: []ast.Decl{
 		&ast.Field{Label: ast.NewIdent(schemaName), Value: &ast.StructLit{Elts: s.schema}},
-	}}
+	}})
+	if err := v.Err(); err != nil {
+		return cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
+	}
+	return v, nil
 }
 
 // newInjected returns the schema as boardc builds it into a description:
@@ -62,8 +67,8 @@ func (s *injected) scopeFile() *ast.File {
 //	soc:    boardcSchema.#SoC
 //	...
 //
-// and schemaName is a field of the build's scope, whose value, the
-// schema's declarations, the Loader compiles once. Building the instance
+// and schemaName is a field of the build's scope, whose value is the
+// schema's declarations, parsed once per Loader. Building the instance
 // is then one evaluation of the description under the schema, rather than
 // an evaluation of the description followed by a second one of its
 // unification with #Board: less time, and half the memory on a large SoC.

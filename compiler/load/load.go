@@ -29,43 +29,84 @@ const (
 	CodeReference = "BC0005" // a reference to an undeclared bus, master or IRQ
 )
 
-// Loader loads board descriptions. The schema is compiled once per
-// Loader; a Loader is not safe for concurrent use (one per goroutine).
+// Loader loads board descriptions. It prepares the embedded schema once;
+// a Loader is not safe for concurrent use (one per goroutine).
 type Loader struct {
-	ctx    *cue.Context
-	board  cue.Value // #Board as written, with positions; see positioned
 	schema *injected // the schema, as built into descriptions
-	scope  cue.Value // the scope of their builds: schemaName, compiled
 	wd     string
+
+	// The CUE context of the builds, the schema compiled in it as their
+	// scope (schemaName), and how many bytes of CUE source were built in
+	// it; see contextBudget.
+	ctx   *cue.Context
+	scope cue.Value
+	built int
 }
 
-// New returns a Loader with the embedded schema compiled.
+// contextBudget is how many bytes of CUE source a Loader's builds share a
+// CUE context for. A context keeps every instance built in it, with its
+// files and its evaluated value (about 100 bytes for a byte of source), as
+// long as it lives: cuelang.org/go/internal/core/runtime indexes each
+// built instance and its value, and nothing removes them. Past the budget
+// the Loader lets its context go and the next build has a new one, which
+// costs that build about 2 ms: the schema compiled in it again and CUE's
+// tables rebuilt (BENCHMARKS.md). A larger description has a context of
+// its own.
+const contextBudget = 64 << 10
+
+// New returns a Loader with the embedded schema prepared.
 func New() (*Loader, error) {
-	ctx := cuecontext.New()
 	inj, err := newInjected()
 	if err != nil {
 		return nil, err
 	}
-	scope := ctx.BuildFile(inj.scopeFile())
-	if err := scope.Err(); err != nil {
-		return nil, fmt.Errorf("compiling embedded schema: %v", err)
-	}
 	wd, _ := os.Getwd()
-	return &Loader{ctx: ctx, schema: inj, scope: scope, wd: wd}, nil
+	l := &Loader{schema: inj, wd: wd}
+	if _, _, err := l.context(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// context returns the CUE context of the next build and the scope compiled
+// in it, making them if the last build spent the budget.
+func (l *Loader) context() (*cue.Context, cue.Value, error) {
+	if l.ctx == nil {
+		ctx := cuecontext.New()
+		scope, err := l.schema.scope(ctx)
+		if err != nil {
+			return nil, cue.Value{}, err
+		}
+		l.ctx, l.scope, l.built = ctx, scope, 0
+	}
+	return l.ctx, l.scope, nil
+}
+
+// spend counts the source of inst, and of the packages it imports, as
+// built in the Loader's context, and lets the context go once it has
+// built contextBudget bytes.
+func (l *Loader) spend(inst *build.Instance) {
+	for _, i := range instances(inst) {
+		for _, f := range i.Files {
+			if tf := f.Pos().File(); tf != nil {
+				l.built += tf.Size()
+			}
+		}
+	}
+	if l.built >= contextBudget {
+		l.ctx, l.scope = nil, cue.Value{}
+	}
 }
 
 // positioned returns #Board as the schema is written, with its positions,
-// for explaining a failed build. It is compiled on first use: a build that
-// succeeds never needs it.
-func (l *Loader) positioned() (cue.Value, error) {
-	if !l.board.Exists() {
-		s := l.ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
-		if err := s.Err(); err != nil {
-			return cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
-		}
-		l.board = s.LookupPath(cue.MakePath(cue.Def("Board")))
+// compiled in ctx, for explaining a failed build: a build that succeeds
+// never needs it.
+func positioned(ctx *cue.Context) (cue.Value, error) {
+	s := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
+	if err := s.Err(); err != nil {
+		return cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
 	}
-	return l.board, nil
+	return s.LookupPath(cue.MakePath(cue.Def("Board"))), nil
 }
 
 // Load loads the board described by path, a directory holding a CUE package
@@ -118,13 +159,18 @@ func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
 	// schemaName resolves in the scope for every package of the build,
 	// the user's and the ones they import: a reference to it from their
 	// files is an error, as it is to cue.
-	if refersTo(inst, schemaName, map[*build.Instance]bool{}) {
+	if refersTo(inst, schemaName) {
 		return cue.Value{}, fmt.Errorf("reference %q not found", schemaName)
 	}
 	if err := inst.AddSyntax(l.schema.file(inst.PkgName)); err != nil {
 		return cue.Value{}, err
 	}
-	v := l.ctx.BuildInstance(inst, cue.Scope(l.scope))
+	ctx, scope, err := l.context()
+	if err != nil {
+		return cue.Value{}, err
+	}
+	v := ctx.BuildInstance(inst, cue.Scope(scope))
+	l.spend(inst)
 	if err := v.Err(); err != nil {
 		return v, err
 	}
@@ -147,21 +193,14 @@ func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
 // directly or not, has a reference to name that its package leaves
 // unresolved (cue/load resolves a package's files together): a reference
 // CUE would resolve in the build's scope.
-func refersTo(inst *build.Instance, name string, seen map[*build.Instance]bool) bool {
-	if seen[inst] {
-		return false
-	}
-	seen[inst] = true
-	for _, f := range inst.Files {
-		for _, id := range f.Unresolved {
-			if id.Name == name {
-				return true
+func refersTo(inst *build.Instance, name string) bool {
+	for _, i := range instances(inst) {
+		for _, f := range i.Files {
+			for _, id := range f.Unresolved {
+				if id.Name == name {
+					return true
+				}
 			}
-		}
-	}
-	for _, imp := range inst.Imports {
-		if refersTo(imp, name, seen) {
-			return true
 		}
 	}
 	return false
@@ -175,11 +214,12 @@ func (l *Loader) explain(path string) diag.List {
 	if inst == nil {
 		return ds
 	}
-	data := l.ctx.BuildInstance(inst)
+	ctx := cuecontext.New()
+	data := ctx.BuildInstance(inst)
 	if err := data.Err(); err != nil {
 		return p.fromCUE(err, cue.Value{}, CodeLoad)
 	}
-	board, err := l.positioned()
+	board, err := positioned(ctx)
 	if err != nil {
 		return l.pathError(path, err.Error())
 	}
@@ -264,21 +304,36 @@ func describeStatErr(err error) string {
 // dependency files.
 func sources(inst *build.Instance) []string {
 	seen := map[string]bool{}
-	var walk func(*build.Instance)
-	walk = func(i *build.Instance) {
+	for _, i := range instances(inst) {
 		for _, f := range i.BuildFiles {
 			seen[f.Filename] = true
 		}
-		for _, imp := range i.Imports {
-			walk(imp)
-		}
 	}
-	walk(inst)
 	out := make([]string, 0, len(seen))
 	for f := range seen {
 		out = append(out, f)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// instances returns inst and every package it imports, directly or not,
+// each once.
+func instances(inst *build.Instance) []*build.Instance {
+	var out []*build.Instance
+	seen := map[*build.Instance]bool{}
+	var walk func(*build.Instance)
+	walk = func(i *build.Instance) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		out = append(out, i)
+		for _, imp := range i.Imports {
+			walk(imp)
+		}
+	}
+	walk(inst)
 	return out
 }
 
