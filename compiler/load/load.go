@@ -49,7 +49,7 @@ type Loader struct {
 // long as it lives: cuelang.org/go/internal/core/runtime indexes each
 // built instance and its value, and nothing removes them. Past the budget
 // the Loader lets its context go and the next build has a new one, which
-// costs that build about 2 ms: the schema compiled in it again and CUE's
+// costs that build 2 to 3 ms: the schema compiled in it again and CUE's
 // tables rebuilt (BENCHMARKS.md). A larger description has a context of
 // its own.
 const contextBudget = 64 << 10
