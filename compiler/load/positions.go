@@ -1,0 +1,55 @@
+package load
+
+import (
+	"path/filepath"
+	"strings"
+
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// positions converts CUE positions to IR positions, relative to the working
+// directory for display and to the module root for provenance.
+type positions struct {
+	wd, root, dir string
+	// names caches the display and provenance names of each file.
+	names map[string][2]string
+}
+
+func (p *positions) convert(file string, line, col int) ir.Pos {
+	if file == "" {
+		return ir.Pos{}
+	}
+	names, ok := p.names[file]
+	if !ok {
+		names = p.relNames(file)
+		if p.names == nil {
+			p.names = map[string][2]string{}
+		}
+		p.names[file] = names
+	}
+	return ir.Pos{File: names[0], Src: names[1], Line: line, Col: col}
+}
+
+// relNames returns the display and provenance names of file.
+func (p *positions) relNames(file string) [2]string {
+	names := [2]string{file, filepath.Base(file)}
+	if p.wd != "" {
+		if r, err := filepath.Rel(p.wd, file); err == nil && !strings.HasPrefix(r, "..") {
+			names[0] = r
+		}
+	}
+	base := p.root
+	if base == "" {
+		base = p.dir
+	}
+	if r, err := filepath.Rel(base, file); err == nil && !strings.HasPrefix(r, "..") {
+		names[1] = filepath.ToSlash(r)
+	}
+	return names
+}
+
+// dirPos is the position of the board itself, used when nothing closer is
+// known.
+func (p *positions) dirPos() ir.Pos {
+	return p.convert(p.dir, 0, 0)
+}
