@@ -35,10 +35,12 @@ type Loader struct {
 	wd     string
 
 	// The CUE context of the builds, the schema compiled in it as their
-	// scope (schemaName), and how many bytes of CUE source were built in
-	// it; see contextBudget.
+	// scope (schemaName), #Board as written if a failed build needed it
+	// (see positioned), and how many bytes of CUE source were built in the
+	// context; see contextBudget.
 	ctx   *cue.Context
 	scope cue.Value
+	board cue.Value
 	built int
 }
 
@@ -76,7 +78,7 @@ func (l *Loader) context() (*cue.Context, cue.Value, error) {
 		if err != nil {
 			return nil, cue.Value{}, err
 		}
-		l.ctx, l.scope, l.built = ctx, scope, 0
+		l.ctx, l.scope, l.board, l.built = ctx, scope, cue.Value{}, 0
 	}
 	return l.ctx, l.scope, nil
 }
@@ -93,19 +95,26 @@ func (l *Loader) spend(inst *build.Instance) {
 		}
 	}
 	if l.built >= contextBudget {
-		l.ctx, l.scope = nil, cue.Value{}
+		l.ctx, l.scope, l.board = nil, cue.Value{}, cue.Value{}
 	}
 }
 
 // positioned returns #Board as the schema is written, with its positions,
-// compiled in ctx, for explaining a failed build: a build that succeeds
-// never needs it.
-func positioned(ctx *cue.Context) (cue.Value, error) {
-	s := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
-	if err := s.Err(); err != nil {
-		return cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
+// compiled in the Loader's context, for explaining a failed build. It is
+// compiled on first use: a build that succeeds never needs it.
+func (l *Loader) positioned() (*cue.Context, cue.Value, error) {
+	ctx, _, err := l.context()
+	if err != nil {
+		return nil, cue.Value{}, err
 	}
-	return s.LookupPath(cue.MakePath(cue.Def("Board"))), nil
+	if !l.board.Exists() {
+		s := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
+		if err := s.Err(); err != nil {
+			return nil, cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
+		}
+		l.board = s.LookupPath(cue.MakePath(cue.Def("Board")))
+	}
+	return ctx, l.board, nil
 }
 
 // Load loads the board described by path, a directory holding a CUE package
@@ -213,14 +222,14 @@ func (l *Loader) explain(path string) diag.List {
 	if inst == nil {
 		return ds
 	}
-	ctx := cuecontext.New()
-	data := ctx.BuildInstance(inst)
-	if err := data.Err(); err != nil {
-		return p.fromCUE(err, cue.Value{}, CodeLoad)
-	}
-	board, err := positioned(ctx)
+	ctx, board, err := l.positioned()
 	if err != nil {
 		return l.pathError(path, err.Error())
+	}
+	data := ctx.BuildInstance(inst)
+	l.spend(inst)
+	if err := data.Err(); err != nil {
+		return p.fromCUE(err, cue.Value{}, CodeLoad)
 	}
 	v := data.Unify(board)
 	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
