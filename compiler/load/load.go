@@ -48,12 +48,11 @@ type Loader struct {
 // CUE context for. A context keeps every instance built in it, with its
 // files and its evaluated value (about 100 bytes for a byte of source), as
 // long as it lives: cuelang.org/go/internal/core/runtime indexes each
-// built instance and its value, and nothing removes them (as CUE's
-// maintainers describe in cue-lang/cue#2121). Past the budget
-// the Loader lets its context go and the next build has a new one, which
-// costs that build 2 to 3 ms: the schema compiled in it again and CUE's
-// tables rebuilt (BENCHMARKS.md). A larger description has a context of
-// its own.
+// built instance and its value, and nothing removes them (cue-lang/cue#2121,
+// where CUE's maintainers describe it). Past the budget the Loader lets its
+// context go and the next build has a new one, which costs that build 2 to
+// 3 ms: the schema compiled in it again and CUE's tables rebuilt
+// (BENCHMARKS.md). A larger description has a context of its own.
 const contextBudget = 64 << 10
 
 // New returns a Loader with the embedded schema prepared.
