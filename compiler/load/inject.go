@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/scanner"
 	"cuelang.org/go/cue/token"
 
 	"boardc.dev/boardc/schema"
@@ -102,22 +104,18 @@ func parseInjected(printable bool) (*injected, error) {
 	if printable {
 		opts = append(opts, parser.ParseComments)
 	}
-	decls, err := parser.ParseFile(schema.Filename, schema.Source, opts...)
+	src := schema.Source
+	if !printable {
+		var err error
+		if src, err = inlineScalars(src); err != nil {
+			return nil, err
+		}
+	}
+	decls, err := parser.ParseFile(schema.Filename, src, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("parsing embedded schema: %v", err)
 	}
-	top, _ := parser.ParseFile(schema.Filename, schema.Source, opts...)
-	if !printable {
-		scalars, err := scalarDefs(top)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range []*ast.File{decls, top} {
-			if err := inlineScalars(f, scalars); err != nil {
-				return nil, err
-			}
-		}
-	}
+	top, _ := parser.ParseFile(schema.Filename, src, opts...)
 
 	out := &injected{names: map[string]bool{}}
 	for _, d := range decls.Decls {
@@ -200,65 +198,96 @@ func SchemaFile(pkg string) ([]byte, error) {
 	return append([]byte(head), text...), nil
 }
 
-// scalarDefs returns, by name, the text of the value of each top-level
-// definition of f that constrains a scalar and names no other definition:
-// no struct, no list, no "#" identifier in it.
-func scalarDefs(f *ast.File) (map[string]string, error) {
-	out := map[string]string{}
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.Field)
-		if !ok {
-			continue
-		}
-		name, _, _ := ast.LabelName(fd.Label)
-		if !strings.HasPrefix(name, "#") {
-			continue
-		}
-		leaf := true
-		ast.Walk(fd.Value, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.StructLit, *ast.ListLit:
-				leaf = false
-			case *ast.Ident:
-				leaf = leaf && !strings.HasPrefix(x.Name, "#")
-			}
-			return leaf
-		}, nil)
-		if !leaf {
-			continue
-		}
-		text, err := format.Node(fd.Value)
-		if err != nil {
-			return nil, fmt.Errorf("embedded schema: %s: %v", name, err)
-		}
-		out[name] = string(text)
+// inlineScalars returns the schema's source src with every reference to a
+// scalar definition replaced by the definition's constraint, in
+// parentheses; the definitions themselves stay. A scalar definition is a
+// top-level one whose value has no struct, no list and no "#" identifier:
+// it constrains a scalar and names no other definition.
+//
+// It works on tokens: the constraint is the definition's own text, and the
+// file is parsed once, already inlined, rather than each reference
+// replaced in the syntax tree by a fresh parse of the constraint, which
+// was most of the cost of preparing the schema.
+func inlineScalars(src []byte) ([]byte, error) {
+	type tok struct {
+		off int
+		tok token.Token
+		lit string
 	}
-	return out, nil
-}
+	var toks []tok
+	var serr error
+	var sc scanner.Scanner
+	sc.Init(token.NewFile(schema.Filename, -1, len(src)), src, func(pos token.Pos, msg string, args []any) {
+		if serr == nil {
+			serr = fmt.Errorf("embedded schema: %s: %s", pos, fmt.Sprintf(msg, args...))
+		}
+	}, 0)
+	for {
+		pos, t, lit := sc.Scan()
+		if t == token.EOF {
+			break
+		}
+		toks = append(toks, tok{pos.Offset(), t, lit})
+	}
+	if serr != nil {
+		return nil, serr
+	}
 
-// inlineScalars replaces in f every reference to a definition of defs by
-// the definition's value, parenthesized; the definitions themselves stay.
-func inlineScalars(f *ast.File, defs map[string]string) error {
-	var err error
-	astutil.Apply(f, func(c astutil.Cursor) bool {
-		id, ok := c.Node().(*ast.Ident)
-		if !ok || err != nil {
-			return err == nil
+	// The top-level declarations: a label, a colon and tokens up to a comma
+	// (written or implied by a newline) at depth 0.
+	defs := map[string]string{} // scalar definition: its constraint
+	label := map[int]bool{}     // token index: a top-level label
+	depth, start := 0, true
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if depth == 0 && start && t.tok == token.IDENT && i+1 < len(toks) && toks[i+1].tok == token.COLON {
+			label[i] = true
+			j, leaf := i+2, strings.HasPrefix(t.lit, "#")
+			for d := 0; j < len(toks) && (d > 0 || toks[j].tok != token.COMMA); j++ {
+				switch toks[j].tok {
+				case token.LBRACE, token.LBRACK:
+					leaf = false
+					d++
+				case token.LPAREN:
+					d++
+				case token.RBRACE, token.RBRACK, token.RPAREN:
+					d--
+				case token.IDENT:
+					leaf = leaf && !strings.HasPrefix(toks[j].lit, "#")
+				}
+			}
+			if leaf && j > i+2 {
+				end := len(src)
+				if j < len(toks) {
+					end = toks[j].off
+				}
+				defs[t.lit] = strings.TrimSpace(string(src[toks[i+2].off:end]))
+			}
+			i, start = j, true
+			continue
 		}
-		text, ok := defs[id.Name]
-		if !ok {
-			return true
+		switch t.tok {
+		case token.LBRACE, token.LBRACK, token.LPAREN:
+			depth++
+		case token.RBRACE, token.RBRACK, token.RPAREN:
+			depth--
 		}
-		if fd, ok := c.Parent().Node().(*ast.Field); ok && fd.Label == ast.Label(id) {
-			return true // the definition's own label
+		start = t.tok == token.COMMA
+	}
+
+	var out bytes.Buffer
+	last := 0
+	for i, t := range toks {
+		text, ok := defs[t.lit]
+		if t.tok != token.IDENT || !ok || label[i] {
+			continue
 		}
-		var x ast.Expr
-		if x, err = parser.ParseExpr(schema.Filename, text); err == nil {
-			c.Replace(&ast.ParenExpr{X: x})
-		}
-		return true
-	}, nil)
-	return err
+		out.Write(src[last:t.off])
+		out.WriteString("(" + text + ")")
+		last = t.off + len(t.lit)
+	}
+	out.Write(src[last:])
+	return out.Bytes(), nil
 }
 
 var posType = reflect.TypeFor[token.Pos]()
