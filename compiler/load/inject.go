@@ -200,9 +200,10 @@ func SchemaFile(pkg string) ([]byte, error) {
 
 // inlineScalars returns the schema's source src with every reference to a
 // scalar definition replaced by the definition's constraint, in
-// parentheses; the definitions themselves stay. A scalar definition is a
-// top-level one whose value has no struct, no list and no "#" identifier:
-// it constrains a scalar and names no other definition.
+// parentheses; the definitions themselves stay. A scalar definition is
+// declared once, at the top level, and its value has no struct, no list and
+// no identifier but the predeclared ones (int, string, ...): it constrains
+// a scalar, and means the same wherever it is written.
 //
 // It works on tokens: the constraint is the definition's own text, and the
 // file is parsed once, already inlined, rather than each reference
@@ -236,12 +237,11 @@ func inlineScalars(src []byte) ([]byte, error) {
 	// The top-level declarations: a label, a colon and tokens up to a comma
 	// (written or implied by a newline) at depth 0.
 	defs := map[string]string{} // scalar definition: its constraint
-	label := map[int]bool{}     // token index: a top-level label
+	declared := map[string]bool{}
 	depth, start := 0, true
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if depth == 0 && start && t.tok == token.IDENT && i+1 < len(toks) && toks[i+1].tok == token.COLON {
-			label[i] = true
 			j, leaf := i+2, strings.HasPrefix(t.lit, "#")
 			for d := 0; j < len(toks) && (d > 0 || toks[j].tok != token.COMMA); j++ {
 				switch toks[j].tok {
@@ -253,10 +253,17 @@ func inlineScalars(src []byte) ([]byte, error) {
 				case token.RBRACE, token.RBRACK, token.RPAREN:
 					d--
 				case token.IDENT:
-					leaf = leaf && !strings.HasPrefix(toks[j].lit, "#")
+					leaf = leaf && predeclared[toks[j].lit]
 				}
 			}
-			if leaf && j > i+2 {
+			_, twice := declared[t.lit]
+			declared[t.lit] = true
+			switch {
+			case twice:
+				// Its constraint is the unification of all its
+				// declarations: not one text to inline.
+				delete(defs, t.lit)
+			case leaf && j > i+2:
 				end := len(src)
 				if j < len(toks) {
 					end = toks[j].off
@@ -275,11 +282,21 @@ func inlineScalars(src []byte) ([]byte, error) {
 		start = t.tok == token.COMMA
 	}
 
+	// A label anywhere: an identifier before a colon, or before the "?" or
+	// "!" of an optional or required field and then a colon.
+	isLabel := func(i int) bool {
+		if i+1 < len(toks) && toks[i+1].tok == token.COLON {
+			return true
+		}
+		return i+2 < len(toks) && (toks[i+1].tok == token.OPTION || toks[i+1].tok == token.NOT) &&
+			toks[i+2].tok == token.COLON
+	}
+
 	var out bytes.Buffer
 	last := 0
 	for i, t := range toks {
 		text, ok := defs[t.lit]
-		if t.tok != token.IDENT || !ok || label[i] {
+		if t.tok != token.IDENT || !ok || isLabel(i) {
 			continue
 		}
 		out.Write(src[last:t.off])
@@ -288,6 +305,13 @@ func inlineScalars(src []byte) ([]byte, error) {
 	}
 	out.Write(src[last:])
 	return out.Bytes(), nil
+}
+
+// predeclared are the identifiers a scalar definition may use: they mean
+// the same in every scope of the schema, which declares none of them.
+var predeclared = map[string]bool{
+	"bool": true, "bytes": true, "float": true, "int": true, "null": true,
+	"number": true, "string": true, "true": true, "false": true, "_": true,
 }
 
 var posType = reflect.TypeFor[token.Pos]()

@@ -80,3 +80,54 @@ func TestScalarDefinitionsInlined(t *testing.T) {
 		t.Error("the printed schema does not name #Key")
 	}
 }
+
+// inlineScalars replaces references, not labels, and only definitions
+// that mean the same wherever they are written.
+func TestInlineScalarsText(t *testing.T) {
+	src := `package p
+
+#A: =~"^a$" // a comment
+#B: int & >=0 &
+	<=3
+#C: {x: #A}
+#D: #A | #B
+#E: string
+#E: !=""
+#F: =~pattern
+pattern: "^f$"
+x: #A
+y: [...#B]
+z: {#A: 1, #B?: 2, #C!: 3}
+w: #E
+v: #F
+`
+	want := `package p
+
+#A: =~"^a$" // a comment
+#B: int & >=0 &
+	<=3
+#C: {x: (=~"^a$")}
+#D: (=~"^a$") | (int & >=0 &
+	<=3)
+#E: string
+#E: !=""
+#F: =~pattern
+pattern: "^f$"
+x: (=~"^a$")
+y: [...(int & >=0 &
+	<=3)]
+z: {#A: 1, #B?: 2, #C!: 3}
+w: #E
+v: #F
+`
+	got, err := inlineScalars([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := inlineScalars([]byte("#A: \"unterminated\n")); err == nil {
+		t.Error("a scanning error is not reported")
+	}
+}
