@@ -4,4 +4,7 @@ package main
 
 import "os"
 
-func main() { os.Exit(run(os.Args[1:])) }
+func main() {
+	startHeap(32 << 20)
+	os.Exit(run(os.Args[1:]))
+}
