@@ -199,23 +199,15 @@ func SchemaFile(pkg string) ([]byte, error) {
 }
 
 // inlineScalars returns the schema's source src with every reference to a
-// scalar definition replaced by the definition's constraint, in
-// parentheses; the definitions themselves stay. A scalar definition is
-// declared once, at the top level, and its value has no struct, no list and
-// no identifier but the predeclared ones (int, string, ...): it constrains
-// a scalar, and means the same wherever it is written.
+// scalar definition (see scalarDefs) replaced by the definition's
+// constraint, in parentheses; the definitions themselves stay.
 //
 // It works on tokens: the constraint is the definition's own text, and the
 // file is parsed once, already inlined, rather than each reference
 // replaced in the syntax tree by a fresh parse of the constraint, which
 // was most of the cost of preparing the schema.
 func inlineScalars(src []byte) ([]byte, error) {
-	type tok struct {
-		off int
-		tok token.Token
-		lit string
-	}
-	var toks []tok
+	var toks []srcToken
 	var serr error
 	var sc scanner.Scanner
 	sc.Init(token.NewFile(schema.Filename, -1, len(src)), src, func(pos token.Pos, msg string, args []any) {
@@ -228,15 +220,55 @@ func inlineScalars(src []byte) ([]byte, error) {
 		if t == token.EOF {
 			break
 		}
-		toks = append(toks, tok{pos.Offset(), t, lit})
+		toks = append(toks, srcToken{pos.Offset(), t, lit})
 	}
 	if serr != nil {
 		return nil, serr
 	}
 
-	// The top-level declarations: a label, a colon and tokens up to a comma
-	// (written or implied by a newline) at depth 0.
-	defs := map[string]string{} // scalar definition: its constraint
+	// A label anywhere: an identifier before a colon, or before the "?" or
+	// "!" of an optional or required field and then a colon.
+	isLabel := func(i int) bool {
+		if i+1 < len(toks) && toks[i+1].tok == token.COLON {
+			return true
+		}
+		return i+2 < len(toks) && (toks[i+1].tok == token.OPTION || toks[i+1].tok == token.NOT) &&
+			toks[i+2].tok == token.COLON
+	}
+
+	defs := scalarDefs(src, toks)
+	var out bytes.Buffer
+	last := 0
+	for i, t := range toks {
+		text, ok := defs[t.lit]
+		if t.tok != token.IDENT || !ok || isLabel(i) {
+			continue
+		}
+		out.Write(src[last:t.off])
+		out.WriteString("(" + text + ")")
+		last = t.off + len(t.lit)
+	}
+	out.Write(src[last:])
+	return out.Bytes(), nil
+}
+
+// srcToken is a token of the schema's source and its offset.
+type srcToken struct {
+	off int
+	tok token.Token
+	lit string
+}
+
+// scalarDefs returns, by name, the constraint of each scalar definition of
+// src, toks its tokens: a definition declared once, at the top level, whose
+// value has no struct, no list and no identifier but the predeclared ones
+// (int, string, ...). It constrains a scalar, and its text means the same
+// wherever it is written.
+//
+// A top-level declaration is a label, a colon and the tokens up to a comma
+// (written or implied by a newline) at depth 0.
+func scalarDefs(src []byte, toks []srcToken) map[string]string {
+	defs := map[string]string{}
 	declared := map[string]bool{}
 	depth, start := 0, true
 	for i := 0; i < len(toks); i++ {
@@ -256,10 +288,8 @@ func inlineScalars(src []byte) ([]byte, error) {
 					leaf = leaf && predeclared[toks[j].lit]
 				}
 			}
-			_, twice := declared[t.lit]
-			declared[t.lit] = true
 			switch {
-			case twice:
+			case declared[t.lit]:
 				// Its constraint is the unification of all its
 				// declarations: not one text to inline.
 				delete(defs, t.lit)
@@ -270,6 +300,7 @@ func inlineScalars(src []byte) ([]byte, error) {
 				}
 				defs[t.lit] = strings.TrimSpace(string(src[toks[i+2].off:end]))
 			}
+			declared[t.lit] = true
 			i, start = j, true
 			continue
 		}
@@ -281,30 +312,7 @@ func inlineScalars(src []byte) ([]byte, error) {
 		}
 		start = t.tok == token.COMMA
 	}
-
-	// A label anywhere: an identifier before a colon, or before the "?" or
-	// "!" of an optional or required field and then a colon.
-	isLabel := func(i int) bool {
-		if i+1 < len(toks) && toks[i+1].tok == token.COLON {
-			return true
-		}
-		return i+2 < len(toks) && (toks[i+1].tok == token.OPTION || toks[i+1].tok == token.NOT) &&
-			toks[i+2].tok == token.COLON
-	}
-
-	var out bytes.Buffer
-	last := 0
-	for i, t := range toks {
-		text, ok := defs[t.lit]
-		if t.tok != token.IDENT || !ok || isLabel(i) {
-			continue
-		}
-		out.Write(src[last:t.off])
-		out.WriteString("(" + text + ")")
-		last = t.off + len(t.lit)
-	}
-	out.Write(src[last:])
-	return out.Bytes(), nil
+	return defs
 }
 
 // predeclared are the identifiers a scalar definition may use: they mean
