@@ -110,15 +110,7 @@ func TestSchemaNameDeclaredByAPackage(t *testing.T) {
 	// The declaration is in another file of the package than the
 	// reference, which the package's resolution, not the file's, finds.
 	files := append(corpus.Files, txtar.File{Name: "soc/tiny/names.cue", Data: []byte("package tiny\n\nboardcSchema: #Key: string\n")})
-	for _, f := range files {
-		p := filepath.Join(root, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	badcorpus.WriteFiles(t, root, files)
 	l, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -70,14 +70,8 @@ func expand(t testing.TB, file, root string) Case {
 		t.Fatal(err)
 	}
 	c := Case{Name: name, Arg: name, Path: true}
+	WriteFiles(t, dir, a.Files)
 	for _, f := range a.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		if strings.HasSuffix(f.Name, ".cue") && !strings.HasPrefix(f.Name, "cue.mod/") {
 			c.Path = false // a file to point into
 		}
@@ -112,6 +106,21 @@ func expand(t testing.TB, file, root string) Case {
 		}
 	}
 	return c
+}
+
+// WriteFiles writes the files of an archive below dir, making their
+// directories.
+func WriteFiles(t testing.TB, dir string, files []txtar.File) {
+	t.Helper()
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // FuzzSeeds returns the CUE files of every input of the corpus in dir
