@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -14,6 +15,40 @@ import (
 type lowerer struct {
 	pos   *positions
 	diags diag.List
+	// workers is how many goroutines lower the elements of a large
+	// collection (masters, IRQ pins); see each.
+	workers int
+}
+
+// minPerWorker is the fewest elements worth a goroutine of their own.
+const minPerWorker = 64
+
+// each calls fn for i in [0, n), on up to lw.workers goroutines when n is
+// large, each with positions of its own (a positions caches the names of
+// files and is for one goroutine). A finalized cue.Value may be read from
+// several goroutines at once ("A Value is considered immutable: methods
+// may be called concurrently", cuelang.org/go/cue/types.go, since
+// cue-lang/cue#2733), so each fn reads the description; it must write
+// only the i-th element of its results.
+func (lw *lowerer) each(n int, fn func(i int, p *positions)) {
+	workers := min(lw.workers, n/minPerWorker)
+	if workers < 2 {
+		for i := range n {
+			fn(i, lw.pos)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += chunk {
+		p := lw.pos.fork()
+		wg.Go(func() {
+			for i := lo; i < min(lo+chunk, n); i++ {
+				fn(i, p)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func (lw *lowerer) errorf(pos ir.Pos, format string, args ...any) {
@@ -81,10 +116,14 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		}
 	}
 	lw.checkCycles(s.Buses)
-	for _, f := range n.at("masters").fields() {
-		m, bus := lw.master(f.name, f.node)
-		if m.Bus = byKey[bus]; m.Bus == nil {
-			lw.errorf(m.BusPos, "soc.masters.%s.bus: bus %q is not declared in soc.buses", f.name, bus)
+	fs := n.at("masters").fields()
+	masters, buses := make([]*ir.Master, len(fs)), make([]string, len(fs))
+	lw.each(len(fs), func(i int, p *positions) {
+		masters[i], buses[i] = lowerMaster(fs[i].name, fs[i].node.with(p))
+	})
+	for i, m := range masters {
+		if m.Bus = byKey[buses[i]]; m.Bus == nil {
+			lw.errorf(m.BusPos, "soc.masters.%s.bus: bus %q is not declared in soc.buses", m.Key, buses[i])
 			continue
 		}
 		s.Masters = append(s.Masters, m)
@@ -151,10 +190,10 @@ func lowerNode(n node) ir.Node {
 	return out
 }
 
-// master lowers one master and returns the key of its bus, which the
+// lowerMaster lowers one master and returns the key of its bus, which the
 // caller resolves. Fields are looked up one by one: listing a struct's
 // fields sorts them, which costs more than a lookup on a struct this small.
-func (lw *lowerer) master(key string, n node) (*ir.Master, string) {
+func lowerMaster(key string, n node) (*ir.Master, string) {
 	compat, dmaBits, bus := n.at("compatible"), n.at("dmaBits"), n.at("bus")
 	m := &ir.Master{
 		Key:           key,
@@ -225,8 +264,12 @@ func (lw *lowerer) policy(n node) ir.Policy {
 		IsolatedPos:   n.at("isolatedCPUs").Pos(),
 		IrqbalanceBan: n.at("irqbalanceBan").bool(),
 	}
-	for _, e := range n.at("irqs").list() {
-		p.IRQs = append(p.IRQs, ir.IRQPin{IRQ: e.val("irq").str(), CPUs: e.val("cpus").ints(), Pos: e.Pos()})
+	if irqs := n.at("irqs").list(); len(irqs) > 0 {
+		p.IRQs = make([]ir.IRQPin, len(irqs))
+		lw.each(len(irqs), func(i int, pos *positions) {
+			e := irqs[i].with(pos)
+			p.IRQs[i] = ir.IRQPin{IRQ: e.val("irq").str(), CPUs: e.val("cpus").ints(), Pos: e.Pos()}
+		})
 	}
 	for _, f := range n.at("net").fields() {
 		np := ir.NetPolicy{IfName: f.name, RPSFlowCount: -1, Pos: f.Pos()}
