@@ -5,6 +5,8 @@
 package compiler
 
 import (
+	"sync"
+
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -71,9 +73,16 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	if r.Diagnostics.HasErrors() {
 		return r
 	}
+	// The emitters only read the IR; each runs on a goroutine of its own.
 	es := Emitters()
-	for _, e := range es {
-		r.Files = append(r.Files, e.Emit(b)...)
+	emitted := make([][]outputs.File, len(es))
+	var wg sync.WaitGroup
+	for i, e := range es {
+		wg.Go(func() { emitted[i] = e.Emit(b) })
+	}
+	wg.Wait()
+	for _, fs := range emitted {
+		r.Files = append(r.Files, fs...)
 	}
 	r.Files = append(r.Files, manifest(b, es, r.Files))
 	outputs.SortFiles(r.Files)

@@ -38,8 +38,9 @@ go vet ./...
 shellcheck .ci/run scripts/*.sh bench/*.sh
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -count=1 ./...
-# Lowering reads the evaluated description on several goroutines.
-go test -race -count=1 -run '^TestLowerConcurrent$' ./compiler/load/
+# Lowering reads the evaluated description on several goroutines, and
+# the emitters run side by side.
+go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles)$' ./compiler/load/ ./internal/synth/
 # Minimizing a new input may take up to a minute by default: most of the
 # budget. Two seconds each keeps the 20 s for exploring.
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20s -fuzzminimizetime 2s ./compiler/
