@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"boardc.dev/boardc/internal/intree"
+	"boardc.dev/boardc/internal/synth"
+)
+
+// BenchmarkWrite times the last stage of a build, writing a board's files
+// (the stages before it are in compiler/bench_test.go), on every in-tree
+// board and on the synthetic boards of BOARDC_BENCH_SYNTH:
+//
+//	Fresh      into an empty directory: every file created and renamed
+//	Unchanged  over the same files: each read back and left alone, as a
+//	           rebuild in a build tree does
+//
+//	go test -bench Write -run '^$' ./cmd/boardc/
+func BenchmarkWrite(b *testing.B) {
+	b.Setenv("CUE_REGISTRY", "none")
+	dirs := intree.Dirs(b, filepath.Join("..", "..", "boards"))
+	sizes, err := synth.BenchSizes(os.Getenv("BOARDC_BENCH_SYNTH"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range sizes {
+		dir, err := synth.Write(b.TempDir(), synth.Default(n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	for _, dir := range dirs {
+		r := intree.Compile(b, dir)
+		name := r.Board.Name
+		b.Run("Fresh/"+name, func(b *testing.B) {
+			out := filepath.Join(b.TempDir(), name)
+			for b.Loop() {
+				if written, err := writeFiles(out, r.Files); err != nil || len(written) != len(r.Files) {
+					b.Fatalf("wrote %d of %d files: %v", len(written), len(r.Files), err)
+				}
+				b.StopTimer()
+				if err := os.RemoveAll(out); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+		})
+		b.Run("Unchanged/"+name, func(b *testing.B) {
+			out := b.TempDir()
+			if _, err := writeFiles(out, r.Files); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if written, err := writeFiles(out, r.Files); err != nil || len(written) != 0 {
+					b.Fatalf("rewrote %d unchanged files: %v", len(written), err)
+				}
+			}
+		})
+	}
+}
