@@ -39,8 +39,9 @@ shellcheck .ci/run scripts/*.sh bench/*.sh
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -count=1 ./...
 # Lowering reads the evaluated description on several goroutines, and
-# the emitters run side by side.
-go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles)$' ./compiler/load/ ./internal/synth/
+# the emitters run side by side: a large synthetic board, small ones and
+# the in-tree boards under the race detector.
+go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles|TestGolden)$' ./compiler/load/ ./internal/synth/ ./boards/
 # Minimizing a new input may take up to a minute by default: most of the
 # budget. Two seconds each keeps the 20 s for exploring.
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20s -fuzzminimizetime 2s ./compiler/
