@@ -116,12 +116,3 @@ func makeEscape(s string) string {
 	}
 	return b.String()
 }
-
-// writeIfChanged writes data to path atomically unless the file already
-// holds exactly data. It reports whether it wrote.
-func writeIfChanged(path string, data []byte) (bool, error) {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return false, nil
-	}
-	return true, writeAtomic(path, data)
-}

@@ -15,15 +15,24 @@ func writeFiles(dir string, files []outputs.File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, f.Data) {
-			continue
-		}
-		if err := writeAtomic(path, f.Data); err != nil {
+		wrote, err := writeIfChanged(path, f.Data)
+		if err != nil {
 			return written, err
 		}
-		written = append(written, path)
+		if wrote {
+			written = append(written, path)
+		}
 	}
 	return written, nil
+}
+
+// writeIfChanged writes data to path atomically unless the file already
+// holds exactly data. It reports whether it wrote.
+func writeIfChanged(path string, data []byte) (bool, error) {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	return true, writeAtomic(path, data)
 }
 
 func writeAtomic(path string, data []byte) error {
