@@ -133,9 +133,7 @@ func compileAll(paths []string, opts compiler.Options) ([]*compiler.Result, erro
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			comp, err := compiler.New()
 			errs[w] = err
 			for i := range jobs {
@@ -143,7 +141,7 @@ func compileAll(paths []string, opts compiler.Options) ([]*compiler.Result, erro
 					results[i] = comp.Compile(paths[i], opts)
 				}
 			}
-		}()
+		})
 	}
 	for i := range paths {
 		jobs <- i

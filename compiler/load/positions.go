@@ -51,7 +51,9 @@ func (p *positions) relNames(file string) [2]string {
 // fork returns positions of the same board with a cache of their own,
 // for another goroutine.
 func (p *positions) fork() *positions {
-	return &positions{wd: p.wd, root: p.root, dir: p.dir}
+	q := *p
+	q.names = nil
+	return &q
 }
 
 // dirPos is the position of the board itself, used when nothing closer is
