@@ -1,0 +1,114 @@
+// Command targetplan prints what a running kernel must show once a board's
+// outputs are applied: the target test's expectations, derived from the
+// lowered description and not from the generated files, so that a test
+// comparing the two can catch an emitter that drops or changes a fact.
+//
+// Usage:
+//
+//	go run ./internal/targetplan BOARD
+//
+// One record per line, fields separated by single spaces (no field of a
+// valid description holds a blank); lines starting with # are comments:
+//
+//	board NAME
+//	master KEY PATH STATE BITS      STATE: coherent, noncoherent or optout
+//	irq NAME CPULIST                the effective affinity lies in CPULIST
+//	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
+//	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
+//	xps IF QUEUE MASK               tx-QUEUE/xps_cpus
+//	sysctl PATH VALUE               /proc/sys/PATH (VALUE may hold blanks)
+//
+// Only enabled masters are listed. An opted-out master is expected to be
+// non-coherent.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: targetplan BOARD")
+		os.Exit(2)
+	}
+	c, err := compiler.New()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "targetplan:", err)
+		os.Exit(1)
+	}
+	r := c.Compile(os.Args[1], compiler.Options{})
+	if r.Board == nil || r.Diagnostics.HasErrors() {
+		for _, d := range r.Diagnostics {
+			fmt.Fprintln(os.Stderr, d)
+		}
+		fmt.Fprintln(os.Stderr, "targetplan: the board does not compile")
+		os.Exit(1)
+	}
+	if err := write(os.Stdout, r.Board); err != nil {
+		fmt.Fprintln(os.Stderr, "targetplan:", err)
+		os.Exit(1)
+	}
+}
+
+// state names how the kernel must see a master's coherency.
+func state(m *ir.Master) string {
+	switch {
+	case m.Coherent():
+		return "coherent"
+	case m.Coherence() == ir.OptedOut:
+		return "optout"
+	}
+	return "noncoherent"
+}
+
+// write prints the plan of b to w.
+func write(w io.Writer, b *ir.Board) error {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# target plan of board %s, from its description\n", b.Name)
+	fmt.Fprintf(&s, "board %s\n", b.Name)
+	for _, m := range b.SoC.Masters {
+		if m.Enabled {
+			fmt.Fprintf(&s, "master %s %s %s %d\n", m.Key, m.Node.Path, state(m), m.DMABits)
+		}
+	}
+	for _, p := range b.Policy.IRQs {
+		fmt.Fprintf(&s, "irq %s %s\n", p.IRQ, ir.CPUList(p.CPUs))
+	}
+	for _, n := range b.Policy.Net {
+		for q, cpus := range n.RPS {
+			fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
+			if n.RPSFlowCount >= 0 {
+				// net/core/net-sysfs.c store_rps_dev_flow_table_cnt()
+				// rounds the count up to a power of two.
+				fmt.Fprintf(&s, "rpsflow %s %d %d\n", n.IfName, q, roundPow2(n.RPSFlowCount))
+			}
+		}
+		for q, cpus := range n.XPS {
+			fmt.Fprintf(&s, "xps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
+		}
+	}
+	for _, c := range b.Policy.Sysctls {
+		fmt.Fprintf(&s, "sysctl %s %s\n", strings.ReplaceAll(c.Key, ".", "/"), c.Value)
+	}
+	_, err := io.WriteString(w, s.String())
+	return err
+}
+
+// roundPow2 rounds n up to a power of two (0 stays 0), as
+// store_rps_dev_flow_table_cnt() sizes the flow table.
+func roundPow2(n int) int {
+	if n <= 1 {
+		return n
+	}
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
