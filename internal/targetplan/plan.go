@@ -11,6 +11,7 @@
 // valid description holds a blank); lines starting with # are comments:
 //
 //	board NAME
+//	cluster CPULIST                 CPUs sharing a cluster, as the kernel groups them
 //	master KEY PATH STATE BITS      STATE: coherent, noncoherent or optout
 //	irq NAME CPULIST                the effective affinity lies in CPULIST
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
@@ -72,6 +73,9 @@ func write(w io.Writer, b *ir.Board) error {
 	var s strings.Builder
 	fmt.Fprintf(&s, "# target plan of board %s, from its description\n", b.Name)
 	fmt.Fprintf(&s, "board %s\n", b.Name)
+	for _, c := range b.SoC.Clusters {
+		fmt.Fprintf(&s, "cluster %s\n", ir.CPUList(c.CPUs))
+	}
 	for _, m := range b.SoC.Masters {
 		if m.Enabled {
 			fmt.Fprintf(&s, "master %s %s %s %d\n", m.Key, m.Node.Path, state(m), m.DMABits)

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/intree"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPlanEspressobin pins the plan of an in-tree board: what the target
+// test compares the running kernel with.
+func TestPlanEspressobin(t *testing.T) {
+	r := intree.Compile(t, "../../boards/espressobin")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	want := `# target plan of board espressobin, from its description
+board espressobin
+cluster 0-1
+master crypto /soc/bus@d0000000/crypto@90000 coherent 64
+master eth0 /soc/bus@d0000000/ethernet@30000 noncoherent 32
+master pcie0 /soc/pcie@d0070000 noncoherent 32
+master sata /soc/bus@d0000000/sata@e0000 noncoherent 32
+master sdhci1 /soc/bus@d0000000/mmc@d0000 noncoherent 32
+master usb2 /soc/bus@d0000000/usb@5e000 noncoherent 32
+master usb3 /soc/bus@d0000000/usb@58000 noncoherent 32
+master xor /soc/bus@d0000000/xor@60900 noncoherent 32
+irq d0090000.crypto 0-1
+rps eth0 0 3
+rpsflow eth0 0 4096
+sysctl net/core/rps_sock_flow_entries 4096
+`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+}
+
+// TestState covers each way a master's coherency is decided, the opt-out
+// included, and the flow count the kernel rounds up.
+func TestState(t *testing.T) {
+	coherent := &ir.Bus{Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeVerified}}
+	plain := &ir.Bus{}
+	for _, tc := range []struct {
+		m    *ir.Master
+		want string
+	}{
+		{&ir.Master{Bus: coherent, Coherency: &ir.MasterCoherency{Coherent: true}}, "coherent"},
+		{&ir.Master{Bus: coherent, Coherency: &ir.MasterCoherency{Coherent: false}}, "optout"},
+		{&ir.Master{Bus: coherent}, "noncoherent"},
+		{&ir.Master{Bus: plain, Coherency: &ir.MasterCoherency{Coherent: true}}, "noncoherent"},
+	} {
+		if got := state(tc.m); got != tc.want {
+			t.Errorf("state(%+v) = %s, want %s", tc.m.Coherency, got, tc.want)
+		}
+	}
+	for n, want := range map[int]int{0: 0, 1: 1, 3: 4, 4096: 4096, 4097: 8192} {
+		if got := roundPow2(n); got != want {
+			t.Errorf("roundPow2(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
