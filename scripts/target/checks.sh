@@ -1,0 +1,337 @@
+#!/bin/sh
+# SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)
+# The target test's checks, run by /init in the guest (busybox sh). They
+# compare what the running kernel shows with the board's description:
+#
+#   /boardc/plan    what the description says (go run ./internal/targetplan)
+#   /boardc/props   every property boardc's fragment sets: PATH NAME HEX
+#   /boardc/xfail   checks known to fail today, one ID a line
+#   /boardc/out/    the board's generated files (tune.sh, irqbalance-policy.sh)
+#   /boardc/modules/boardc_target.ko   reports the DMA layer's view
+#
+# The kernel command line's boardc.mode is "full" (every check) or
+# "control" (the device-tree and DMA checks only, for a boot without the
+# fragment, where they must fail). Each check prints one line,
+#   boardc-target: ok|FAIL|xfail|XPASS ID: detail
+# and the last line is "boardc-target: N passed, M failed".
+set -u
+
+out=/boardc/out
+plan=/boardc/plan
+passed=0
+failed=0
+xfailed=0
+mode=full
+# shellcheck disable=SC2013 # the command line is one line of words
+for a in $(cat /proc/cmdline); do
+	case $a in
+	boardc.mode=*) mode=${a#boardc.mode=} ;;
+	esac
+done
+
+say() { echo "boardc-target: $*"; }
+
+# known ID succeeds when ID is listed in /boardc/xfail.
+known() { grep -qxF "$1" /boardc/xfail 2>/dev/null; }
+
+# result ID OK DETAIL records a check: OK is 0 when it held. A check known
+# to fail counts as passed when it fails (xfail) and as failed when it
+# holds (XPASS: the fix landed, take it off the list).
+result() {
+	if known "$1"; then
+		if [ "$2" = 0 ]; then
+			failed=$((failed + 1))
+			say "XPASS $1: $3 (listed as a known failure: take it off the list)"
+		else
+			xfailed=$((xfailed + 1))
+			say "xfail $1: $3"
+		fi
+	elif [ "$2" = 0 ]; then
+		passed=$((passed + 1))
+		say "ok $1: $3"
+	else
+		failed=$((failed + 1))
+		say "FAIL $1: $3"
+	fi
+}
+
+# hexof FILE prints FILE's bytes as lower-case hex, no separators.
+hexof() { od -An -v -tx1 <"$1" | tr -d ' \n'; }
+
+# norm KIND VALUE normalizes a value read from the kernel: masks without
+# commas or leading zeros, CPU lists expanded to one CPU a line, text with
+# blanks collapsed.
+norm() {
+	case $1 in
+	mask) printf '%s' "$2" | tr -d ',\n' | sed 's/^0*//; s/^$/0/' ;;
+	list) printf '%s\n' "$2" | tr ',' '\n' | awk -F- 'NF { e = (NF > 1 ? $2 : $1); for (c = $1; c <= e; c++) print c }' ;;
+	*) printf '%s' "$2" | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//' ;;
+	esac
+}
+
+# irqs NAME prints the number of every IRQ whose action name is NAME.
+irqs() {
+	awk -v name="$1" '$1 ~ /^[0-9]+:$/ {
+		for (i = NF; i > 1; i--) {
+			a = $i
+			if (i < NF && a !~ /,$/)
+				break
+			sub(/,$/, "", a)
+			if (a == name) {
+				sub(/:$/, "", $1)
+				print $1
+				break
+			}
+		}
+	}' /proc/interrupts
+}
+
+# --- device tree: every property the fragment sets --------------------------
+check_props() {
+	while read -r path name hex; do
+		f=/proc/device-tree$path/$name
+		if [ ! -e "$f" ]; then
+			result "dt $path/$name" 1 "absent from /proc/device-tree"
+			continue
+		fi
+		[ "$hex" = - ] && hex=
+		have=$(hexof "$f")
+		if [ "$have" = "$hex" ]; then
+			result "dt $path/$name" 0 "present, ${hex:-empty}"
+		else
+			result "dt $path/$name" 1 "is ${have:-empty}, want ${hex:-empty}"
+		fi
+	done </boardc/props
+}
+
+# --- CPU topology: the description's clusters are the kernel's --------------
+check_clusters() {
+	# shellcheck disable=SC2034 # the plan's record fields
+	while read -r kind list rest; do
+		[ "$kind" = cluster ] || continue
+		for c in $(norm list "$list"); do
+			f=/sys/devices/system/cpu/cpu$c/topology/cluster_cpus_list
+			have=$(cat "$f" 2>/dev/null)
+			[ "$(norm list "$have")" = "$(norm list "$list")" ]
+			result "cluster cpu$c" $? "$f is ${have:-unreadable}, want $list"
+		done
+	done <"$plan"
+}
+
+# --- DMA layer: coherency and masks as the kernel sees them -----------------
+check_dma() {
+	paths=$(awk '$1 == "master" { printf "%s%s", sep, $3; sep = "," }' "$plan")
+	if ! insmod /boardc/modules/boardc_target.ko "paths=$paths"; then
+		result "dma module" 1 "boardc_target.ko did not load"
+		return
+	fi
+	dmesg | sed -n 's/.*boardc-target: //p' >/tmp/dma
+	# shellcheck disable=SC2034 # the plan's record type
+	while read -r kind key path state bits; do
+		[ "$kind" = master ] || continue
+		want=0
+		[ "$state" = coherent ] && want=1
+		awk -v p="$path" '$1 == "dev" && $2 == p && $4 != "driver=-"' /tmp/dma >/tmp/bound
+		if [ ! -s /tmp/bound ]; then
+			result "coherent $key" 1 "no device bound to a driver at $path"
+			continue
+		fi
+		bad=$(awk -v w="coherent=$want" '$5 != w { print $3 " " $5 }' /tmp/bound | tr '\n' ' ')
+		if [ -z "$bad" ]; then
+			result "coherent $key" 0 "$state: $(awk '{ printf "%s%s %s", s, $3, $5; s = ", " }' /tmp/bound)"
+		else
+			result "coherent $key" 1 "$state, but $bad"
+		fi
+		# The devices that do the DMA: the PCI devices behind a host
+		# bridge, else the node's own device.
+		awk -v p="$path" 'NR > 1' /tmp/bound >/tmp/dmadevs
+		[ -s /tmp/dmadevs ] || head -n 1 /tmp/bound >/tmp/dmadevs
+		bad=$(awk -v w="dma_mask=$bits" '$6 != w { print $3 " " $6 }' /tmp/dmadevs | tr '\n' ' ')
+		if [ -z "$bad" ]; then
+			result "dma-mask $key" 0 "$bits bits: $(awk '{ printf "%s%s", s, $3; s = ", " }' /tmp/dmadevs)"
+		else
+			result "dma-mask $key" 1 "want $bits bits, but $bad"
+		fi
+		described=$(awk 'NR == 1 { sub(/^described=/, "", $8); print $8 }' /tmp/bound)
+		[ "$described" = "$bits" ]
+		result "c-table $key" $? "the generated C declares $described bits, the description $bits"
+	done <"$plan"
+}
+
+# --- runtime: tune.sh and the irqbalance policy ------------------------------
+
+# tuned_files prints every file tune.sh writes for the plan.
+tuned_files() {
+	# shellcheck disable=SC2034 # the plan's record fields
+	while read -r kind a b c; do
+		case $kind in
+		irq) for n in $(irqs "$a"); do echo "/proc/irq/$n/smp_affinity_list"; done ;;
+		rps) echo "/sys/class/net/$a/queues/rx-$b/rps_cpus" ;;
+		rpsflow) echo "/sys/class/net/$a/queues/rx-$b/rps_flow_cnt" ;;
+		xps) echo "/sys/class/net/$a/queues/tx-$b/xps_cpus" ;;
+		sysctl) echo "/proc/sys/$a" ;;
+		esac
+	done <"$plan"
+}
+
+# snapshot DIR copies every tuned file's bytes into DIR.
+snapshot() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	for f in $files; do
+		cat "$f" >"$1/$(echo "$f" | tr / _)"
+	done
+}
+
+# same_snapshot A B names the files whose bytes differ between A and B.
+same_snapshot() {
+	diff=
+	for f in $files; do
+		k=$(echo "$f" | tr / _)
+		cmp -s "$1/$k" "$2/$k" || diff="$diff $f"
+	done
+	printf '%s' "$diff"
+}
+
+# tune NAME ARGS... runs tune.sh, keeping its output in /tmp/tune.NAME.
+tune() {
+	name=$1
+	shift
+	sh "$out/tune.sh" "$@" >"/tmp/tune.$name" 2>&1
+}
+
+# check_readback compares every tuned value with the plan, read back from
+# the kernel: an IRQ's effective affinity (where the interrupt controller
+# really delivers it) must lie in its pinned CPUs.
+check_readback() {
+	while read -r kind a b c; do
+		case $kind in
+		irq)
+			ns=$(irqs "$a")
+			if [ -z "$ns" ]; then
+				result "irq $a" 1 "no IRQ named $a in /proc/interrupts"
+				continue
+			fi
+			for n in $ns; do
+				eff=$(cat "/proc/irq/$n/effective_affinity_list")
+				extra=$(norm list "$eff" | grep -vxF "$(norm list "$b")")
+				if [ -n "$eff" ] && [ -z "$extra" ]; then
+					result "irq $a" 0 "IRQ $n effective affinity $eff, pinned $b"
+				else
+					result "irq $a" 1 "IRQ $n effective affinity ${eff:-empty}, pinned $b"
+				fi
+			done
+			;;
+		rps | xps)
+			q=rx
+			[ "$kind" = xps ] && q=tx
+			f=/sys/class/net/$a/queues/$q-$b/${kind}_cpus
+			have=$(cat "$f")
+			[ "$(norm mask "$have")" = "$(norm mask "$c")" ]
+			result "$kind $a $q-$b" $? "$f is $have, want $c"
+			;;
+		rpsflow)
+			f=/sys/class/net/$a/queues/rx-$b/rps_flow_cnt
+			have=$(cat "$f")
+			[ "$have" = "$c" ]
+			result "rpsflow $a rx-$b" $? "$f is $have, want $c"
+			;;
+		sysctl)
+			have=$(cat "/proc/sys/$a")
+			want=$b${c:+ $c}
+			[ "$(norm text "$have")" = "$(norm text "$want")" ]
+			result "sysctl $a" $? "/proc/sys/$a is $have, want $want"
+			;;
+		esac
+	done <"$plan"
+}
+
+# check_tamper is the negative control of --verify: a value changed
+# behind tune.sh's back must be reported as drift.
+check_tamper() {
+	f=$(awk '$1 == "rps" { print "/sys/class/net/" $2 "/queues/rx-" $3 "/rps_cpus"; exit }' "$plan")
+	if [ -z "$f" ]; then
+		f=/proc/sys/$(awk '$1 == "sysctl" { print $2; exit }' "$plan")
+	fi
+	old=$(cat "$f")
+	case $f in
+	*/rps_cpus) [ "$(norm mask "$old")" = 1 ] && new=2 || new=1 ;;
+	*) new=$((old + 1)) ;;
+	esac
+	echo "$new" >"$f"
+	tune tamper --verify
+	st=$?
+	if [ "$st" = 1 ] && grep -q "^drift: $f " /tmp/tune.tamper; then
+		result "verify catches drift" 0 "$f set to $new behind tune.sh: --verify exits 1 and names it (negative control)"
+	else
+		result "verify catches drift" 1 "$f set to $new behind tune.sh: --verify exited $st: $(cat /tmp/tune.tamper)"
+	fi
+}
+
+# cycle N applies, verifies, reads back and reverts, and checks that the
+# revert restores every original byte for byte.
+cycle() {
+	tune dry "--dry-run"
+	st=$?
+	snapshot /tmp/after-dry
+	changed=$(same_snapshot /tmp/orig /tmp/after-dry)
+	[ "$st" = 0 ] && [ -z "$changed" ] && grep -q '^would write ' /tmp/tune.dry
+	result "cycle $1: tune.sh --dry-run" $? "exit $st, $(grep -c '^would write ' /tmp/tune.dry) write(s) announced, changed:${changed:- nothing}"
+
+	tune apply
+	st=$?
+	result "cycle $1: tune.sh" "$st" "$(tail -n 1 /tmp/tune.apply)"
+
+	tune verify --verify
+	st=$?
+	result "cycle $1: tune.sh --verify" "$st" "$(tail -n 1 /tmp/tune.verify)"
+
+	check_readback
+	if [ "$1" = 1 ]; then
+		check_tamper
+		tune reapply
+	fi
+
+	tune revert --revert
+	st=$?
+	snapshot /tmp/after-revert
+	changed=$(same_snapshot /tmp/orig /tmp/after-revert)
+	[ "$st" = 0 ] && [ -z "$changed" ]
+	result "cycle $1: tune.sh --revert" $? "exit $st, files differing from before the first apply:${changed:- none}"
+}
+
+# check_irqbalance runs the policy script as irqbalance does (script,
+# sysfs path, IRQ number) for a pinned IRQ and an IRQ the plan leaves alone.
+check_irqbalance() {
+	name=$(awk '$1 == "irq" { print $2; exit }' "$plan")
+	[ -n "$name" ] || return 0
+	n=$(irqs "$name" | head -n 1)
+	v=$(sh "$out/irqbalance-policy.sh" /sys/devices "$n" 2>&1)
+	[ "$v" = ban=true ]
+	result "irqbalance bans $name" $? "IRQ $n: ${v:-nothing printed}"
+	pinned=$(awk '$1 == "irq" { print $2 }' "$plan")
+	free=$(awk '$1 ~ /^[0-9]+:$/ { sub(/:$/, "", $1); print $1 " " $NF }' /proc/interrupts |
+		while read -r n a; do
+			echo "$pinned" | grep -qxF "$a" || { echo "$n $a"; break; }
+		done)
+	# shellcheck disable=SC2086 # "IRQ NAME", split on purpose
+	set -- $free
+	v=$(sh "$out/irqbalance-policy.sh" /sys/devices "$1" 2>&1)
+	[ -z "$v" ]
+	result "irqbalance leaves $2" $? "IRQ $1: ${v:-nothing printed}"
+}
+
+say "mode $mode on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+check_props
+check_clusters
+check_dma
+if [ "$mode" = full ]; then
+	files=$(tuned_files)
+	snapshot /tmp/orig
+	cycle 1
+	cycle 2
+	check_irqbalance
+fi
+[ "$xfailed" = 0 ] || say "$xfailed known failure(s), counted as passed"
+passed=$((passed + xfailed))
+say "$passed passed, $failed failed"
