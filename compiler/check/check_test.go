@@ -124,6 +124,19 @@ func TestChecks(t *testing.T) {
 		}, "BC0407:info", 53},
 		{"duplicate label", func(b *ir.Board) { b.SoC.Masters[1].Node.Label = "eth0" }, "BC0501:error", 21},
 		{"undeclared IRQ", func(b *ir.Board) { b.Policy.IRQs[0].IRQ = "eth9" }, "BC0502:error", 50},
+		{"root bus with a label", func(b *ir.Board) { rootBus(b).Node.Label = "root" }, "BC0503:error", 1},
+		{"root bus with a parent", func(b *ir.Board) {
+			top := &ir.Bus{Key: "top", Node: ir.Node{Path: "/top"}, AddressCells: 2, SizeCells: 2,
+				Coherency: ir.BusCoherency{Coherent: true, Source: "s", Masters: ir.ScopeAll}}
+			b.SoC.Buses = append(b.SoC.Buses, top)
+			r := rootBus(b)
+			r.Parent, r.ParentPos = top, pos(6)
+		}, "BC0503:error", 6},
+		{"root bus cell counts", func(b *ir.Board) { rootBus(b).SizeCells = 1 }, "BC0503:error", 7},
+		{"root bus dma-ranges", func(b *ir.Board) {
+			r := rootBus(b)
+			r.HasDMARanges, r.DMARangesPos = true, pos(5)
+		}, "BC0503:error", 5},
 		{"waiver without reason", func(b *ir.Board) {
 			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Pos: pos(60)}}
 		}, "BC0010:error", 60},
@@ -148,6 +161,23 @@ func TestChecks(t *testing.T) {
 				t.Errorf("%s at lines %v, want one at %d", tc.want, lines, tc.line)
 			}
 		})
+	}
+}
+
+// rootBus makes the clean board's bus the root node, with the root's cell
+// counts (declared at line 7), and returns it.
+func rootBus(b *ir.Board) *ir.Bus {
+	r := b.SoC.Buses[0]
+	r.Node.Path, r.CellsPos = "/", pos(7)
+	return r
+}
+
+// A bus on the root node with the root's cell counts is clean.
+func TestCleanRootBus(t *testing.T) {
+	b := board()
+	rootBus(b)
+	if got := Run(b); len(got) != 0 {
+		t.Fatalf("board with a root bus has findings: %v", codes(got))
 	}
 }
 

@@ -25,5 +25,6 @@ func All() []*Check {
 		FlowTableRounding,
 		DuplicateNodes,
 		UndeclaredTarget,
+		RootBus,
 	})
 }

@@ -5,8 +5,12 @@ type Bus struct {
 	Key  string
 	Pos  Pos
 	Node Node
-	// Parent is the enclosing bus, nil for a bus directly under the root.
-	Parent       *Bus
+	// Parent is the enclosing bus: nil for a bus directly under the root,
+	// and for a bus on the root node itself (Node.Path "/"), which check
+	// BC0503 (root-bus) keeps without one.
+	Parent *Bus
+	// ParentPos is the position of the parent reference, if any.
+	ParentPos    Pos
 	AddressCells int
 	SizeCells    int
 	CellsPos     Pos

@@ -133,3 +133,34 @@ func TestSchemaFileChecksThePackage(t *testing.T) {
 		t.Error("a package name with a space is accepted")
 	}
 }
+
+// A bus's node may be the root "/" (masters directly under the root, as on
+// QEMU's virt machine); a master's node may not.
+func TestRootNodePath(t *testing.T) {
+	const busPath, masterPath = `node: path:       "/soc"`, `path: "/soc/dma@1000"`
+	if !strings.Contains(tiny, busPath) || !strings.Contains(tiny, masterPath) {
+		t.Fatal("synth.Tiny no longer has the paths this test replaces")
+	}
+	root := strings.Replace(tiny, busPath, `node: path:       "/"`, 1)
+	root = strings.Replace(root, masterPath, `path: "/dma@1000"`, 1)
+	b := mustLoad(t, write(t, map[string]string{"board.cue": "package tiny\n" + root}))
+	if got := b.SoC.Buses[0].Node.Path; got != "/" {
+		t.Errorf("bus node path %q, want /", got)
+	}
+	if got := b.SoC.Masters[0].Bus; got != b.SoC.Buses[0] {
+		t.Errorf("master on bus %v, want the root bus", got)
+	}
+
+	bad := strings.Replace(root, `path: "/dma@1000"`, `path: "/"`, 1)
+	l, err := load.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ds := l.Load(write(t, map[string]string{"board.cue": "package tiny\n" + bad}))
+	if got != nil {
+		t.Fatal("a master on the root node loads")
+	}
+	if s := text(ds); !strings.Contains(s, `soc.masters.dma0.node.path: invalid value "/"`) || strings.Contains(s, "soc.buses") {
+		t.Errorf("want one error on the master's path, none on the bus's; got:\n%s", s)
+	}
+}

@@ -111,6 +111,7 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		if !ok {
 			continue
 		}
+		b.ParentPos = p.Pos()
 		if b.Parent = byKey[p.str()]; b.Parent == nil {
 			lw.errorf(p.Pos(), "soc.buses.%s.parent: bus %q is not declared in soc.buses", b.Key, p.str())
 		}
