@@ -278,7 +278,18 @@ func generatedLines(r *compiler.Result, q *query, facts []fact) []genLine {
 		}
 	}
 	if q.ownLines && q.master == nil {
-		names = append(names, wordRE(q.what))
+		if q.what == "/" {
+			// The root node's path is part of every path and comment
+			// opener: the bus on the root is matched by the provenance
+			// of its facts instead.
+			for _, f := range facts {
+				if q.owners[f.owner] && strings.HasPrefix(f.owner, "bus:") {
+					own[f.pos.Short()] = true
+				}
+			}
+		} else {
+			names = append(names, wordRE(q.what))
+		}
 	}
 	whatRE := wordRE(q.what)
 	var out []genLine
