@@ -25,7 +25,7 @@ func TestExpandBoards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"../../boards/espressobin", "../../boards/espressobin", "../../boards/ls2088a-rdb", "../../boards/mirabox"}
+	want := []string{"../../boards/espressobin", "../../boards/espressobin", "../../boards/ls2088a-rdb", "../../boards/mirabox", "../../boards/qemu-virt"}
 	if len(got) != len(want) {
 		t.Fatalf("expandBoards = %q, want %q", got, want)
 	}
