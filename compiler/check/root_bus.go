@@ -29,7 +29,7 @@ var RootBus = &Check{
 			}
 			if b.Node.Label != "" {
 				p.Report(on, b.Node.Pos, fmt.Sprintf("bus %s is the root node, which has no label (&%s would not resolve)", b.Key, b.Node.Label),
-					Note(ir.Pos{}, "dtc accepts no label on the root node; the fragment refers to it as &{/}"))
+					Note(ir.Pos{}, "dtc takes no label on the root node (a label before \"/ {\" is a syntax error); drop node.label"))
 			}
 			if b.AddressCells != soc.RootAddressCells || b.SizeCells != soc.RootSizeCells {
 				p.Report(on, b.CellsPos,
