@@ -53,13 +53,17 @@ if [ "$(id -u)" -ne 0 ]; then
 	fi
 fi
 
-# apt runs apt-get with a TMPDIR its unprivileged steps can write to.
+# apt runs apt-get with a TMPDIR its unprivileged steps (the _apt user)
+# can write to: a world-writable directory outside a private home.
 apt() {
 	local tmp=${TMPDIR:-/tmp}
 	if [ "$(stat -c %a "$tmp" 2>/dev/null)" != 1777 ]; then
-		tmp=$cache/apt-tmp
-		mkdir -p "$tmp"
-		chmod 1777 "$tmp"
+		tmp=/var/tmp
+		if [ "$(stat -c %a "$tmp" 2>/dev/null)" != 1777 ]; then
+			tmp=/var/cache/boardc-target-tmp
+			$sudo mkdir -p "$tmp"
+			$sudo chmod 1777 "$tmp"
+		fi
 	fi
 	TMPDIR=$tmp DEBIAN_FRONTEND=noninteractive $sudo apt-get "$@"
 }
@@ -212,7 +216,7 @@ grep -v '^Skipping BTF' "$work/kbuild.log" >&2 || true
 ir=$work/initramfs
 mkdir -p "$ir/bin" "$ir/proc" "$ir/sys" "$ir/dev" "$ir/run" "$ir/tmp" "$ir/boardc/modules"
 cp "$arm/root/bin/busybox" "$ir/bin/"
-cp scripts/target/init "$ir/init"
+install -m 0755 scripts/target/init "$ir/init"
 cp scripts/target/checks.sh "$work/plan" "$work/props" "$ir/boardc/"
 cp -r "$out" "$ir/boardc/out"
 cp "$work/mod/boardc_target.ko" "$ir/boardc/modules/"
@@ -239,7 +243,7 @@ addmod() {
 for m in virtio_pci virtio_mmio virtio_net virtio-rng; do
 	addmod "$m"
 done
-mv "$ir/boardc/modules.list" "$ir/boardc/modules"
+mv "$ir/boardc/modules.list" "$ir/boardc/load-order"
 (cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 
 # --- boot -------------------------------------------------------------------

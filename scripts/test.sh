@@ -34,8 +34,9 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
-# The project's own shell scripts.
-shellcheck .ci/run scripts/*.sh bench/*.sh
+# The project's own shell scripts, the target test's guest side included.
+shellcheck .ci/run scripts/*.sh scripts/target/checks.sh bench/*.sh
+shellcheck -s sh scripts/target/init
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -count=1 ./...
 # Lowering reads the evaluated description on several goroutines, and
@@ -47,3 +48,6 @@ go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles|TestGolden)$' ./
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20s -fuzzminimizetime 2s ./compiler/
 # The schema built into descriptions must accept what #Board accepts.
 go test -run '^$' -fuzz '^FuzzSameVerdict$' -fuzztime 15s -fuzzminimizetime 2s ./compiler/load/
+# The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,
+# with its negative controls; it installs and caches what it needs.
+./scripts/target-test.sh
