@@ -273,12 +273,16 @@ closing() {
 }
 
 log "booting $kver with the overlay applied"
+t=$(date +%s)
 boot full "$work/board.dtb" "$work/full.log"
+log "the guest ran for $(($(date +%s) - t))s"
 sed 's/^/  /' "$work/full.log.results" >&2
 full=$(closing "$work/full.log")
 
 log "negative control: booting without the overlay"
+t=$(date +%s)
 boot control "$work/stripped.dtb" "$work/control.log"
+log "the guest ran for $(($(date +%s) - t))s"
 closing "$work/control.log" >/dev/null
 # Every property boardc sets and every coherency only boardc's overlay
 # provides must now fail: otherwise the checks cannot tell.
