@@ -183,6 +183,11 @@ for frag in $(fdtget -l "$work/board.dtbo" /); do
 		fi
 	done
 done
+# A property the .dtsi deletes must be absent (an overlay cannot delete).
+awk '/^&\{\/.*\} \{/ { p = $1; sub(/^&\{/, "", p); sub(/\}$/, "", p) }
+	/^}/ { p = "" }
+	p != "" && $1 == "/delete-property/" { n = $2; sub(/;$/, "", n); print p, n, "absent" }' \
+	"$out/$name.dtsi" >>"$work/props"
 fdtoverlay -i "$work/stripped.dtb" -o "$work/board.dtb" "$work/board.dtbo"
 # The .dtsi route must give the same tree as the overlay.
 {
@@ -194,7 +199,7 @@ if ! diff -u <(dtc -q -s -I dtb -O dts "$work/board.dtb") <(dtc -q -s -I dtb -O 
 	cat "$work/routes.diff" >&2
 	fail "the .dtsi route and the overlay give different trees"
 fi
-log "$(wc -l <"$work/props") properties set by the overlay, removed from QEMU's tree first; .dtsi and overlay agree"
+log "$(grep -vc ' absent$' "$work/props") properties set by the overlay, removed from QEMU's tree first, $(grep -c ' absent$' "$work/props") deleted; .dtsi and overlay agree"
 
 # --- the C outputs, built for arm64 with the reporting module ---------------
 mkdir "$work/mod"

@@ -4,7 +4,8 @@
 # compare what the running kernel shows with the board's description:
 #
 #   /boardc/plan    what the description says (go run ./internal/targetplan)
-#   /boardc/props   every property boardc's fragment sets: PATH NAME HEX
+#   /boardc/props   every property boardc's fragment sets (PATH NAME HEX,
+#                   HEX "-" when empty) or deletes (PATH NAME absent)
 #   /boardc/xfail   checks known to fail today, one ID a line
 #   /boardc/out/    the board's generated files (tune.sh, irqbalance-policy.sh)
 #   /boardc/modules/boardc_target.ko   reports the DMA layer's view
@@ -86,10 +87,15 @@ irqs() {
 	}' /proc/interrupts
 }
 
-# --- device tree: every property the fragment sets --------------------------
+# --- device tree: every property the fragment sets or deletes --------------
 check_props() {
 	while read -r path name hex; do
 		f=/proc/device-tree$path/$name
+		if [ "$hex" = absent ]; then
+			[ ! -e "$f" ]
+			result "dt $path/$name" $? "deleted: $([ -e "$f" ] && echo "still present" || echo absent)"
+			continue
+		fi
 		if [ ! -e "$f" ]; then
 			result "dt $path/$name" 1 "absent from /proc/device-tree"
 			continue
