@@ -93,12 +93,18 @@ if [ ${#need[@]} -gt 0 ]; then
 	apt install -y -qq --no-install-recommends "${need[@]}" >/dev/null ||
 		skip "cannot install ${need[*]}"
 fi
-[ -c /dev/net/tun ] || skip "no /dev/net/tun for the guest's multi-queue tap"
+# The guest's NIC is a multi-queue tap in a network namespace of its own:
+# as root a plain one, otherwise inside a user namespace, where opening
+# /dev/net/tun needs the device to be open to all.
+netns=(unshare -n)
+[ "$(id -u)" -eq 0 ] || netns=(unshare -rn)
+"${netns[@]}" ip tuntap add dev tap0 mode tap multi_queue 2>/dev/null ||
+	skip "cannot create a multi-queue tap in a network namespace (${netns[*]}, /dev/net/tun): run as root"
 
 # --- the arm64 kernel, its headers and busybox, cached ----------------------
 arm=$cache/arm64
 if [ ! -f "$arm/stamp" ] || [ "${BOARDC_TARGET_REFRESH-}" = 1 ]; then
-	[ "$sudo" != none ] || skip "not root and no sudo to download the arm64 kernel packages"
+	[ "$sudo" != none ] || skip "not root and no sudo to download the arm64 packages linux-image-VERSION-arm64-unsigned, linux-headers-VERSION-arm64 and busybox-static"
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		$sudo dpkg --add-architecture arm64
 		apt_updated=0
@@ -255,7 +261,7 @@ mv "$ir/boardc/modules.list" "$ir/boardc/load-order"
 # boot MODE DTB LOG boots the guest in a network namespace of its own with
 # a multi-queue tap for the virtio-net-pci NIC.
 boot() {
-	unshare -n sh -c '
+	"${netns[@]}" sh -c '
 		ip tuntap add dev tap0 mode tap multi_queue && ip link set tap0 up || exit 90
 		exec timeout 300 qemu-system-aarch64 "$@"' qemu "${machine[@]}" \
 		-nodefaults -nographic -no-reboot -serial stdio -monitor none \
