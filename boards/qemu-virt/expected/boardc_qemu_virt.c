@@ -25,7 +25,7 @@
 
 /*
  * pcie: /pcie@10000000 (pci-host-generic), 64-bit DMA,
- * soc/qemuvirt/qemuvirt.cue:89
+ * soc/qemuvirt/qemuvirt.cue:93
  */
 int boardc_qemu_virt_pcie_dma_setup(struct device *dev)
 {
@@ -39,7 +39,7 @@ int boardc_qemu_virt_pcie_dma_setup(struct device *dev)
 
 /*
  * rng: /virtio_mmio@a003c00 (virtio-mmio), 64-bit DMA,
- * soc/qemuvirt/qemuvirt.cue:68
+ * soc/qemuvirt/qemuvirt.cue:72
  */
 int boardc_qemu_virt_rng_dma_setup(struct device *dev)
 {
@@ -53,7 +53,7 @@ int boardc_qemu_virt_rng_dma_setup(struct device *dev)
 
 /*
  * vnet: /virtio_mmio@a003e00 (virtio-mmio), 64-bit DMA,
- * soc/qemuvirt/qemuvirt.cue:68
+ * soc/qemuvirt/qemuvirt.cue:72
  */
 int boardc_qemu_virt_vnet_dma_setup(struct device *dev)
 {
@@ -75,9 +75,9 @@ struct boardc_dma_width {
 };
 
 static const struct boardc_dma_width boardc_qemu_virt_dma_widths[] = {
-	/* pcie, soc/qemuvirt/qemuvirt.cue:89 */
+	/* pcie, soc/qemuvirt/qemuvirt.cue:93 */
 	{ .compatible = "pci-host-ecam-generic", .dma_bits = 64 },
-	/* rng, vnet, soc/qemuvirt/qemuvirt.cue:68 */
+	/* rng, vnet, soc/qemuvirt/qemuvirt.cue:72 */
 	{ .compatible = "virtio,mmio", .dma_bits = 64 },
 };
 

@@ -20,11 +20,11 @@ struct device;
  * (include/linux/dma-mapping.h) and returns its error; call it in probe, before
  * the first DMA mapping or allocation.
  */
-/* pcie: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:89 */
+/* pcie: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:93 */
 int boardc_qemu_virt_pcie_dma_setup(struct device *dev);
-/* rng: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:68 */
+/* rng: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:72 */
 int boardc_qemu_virt_rng_dma_setup(struct device *dev);
-/* vnet: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:68 */
+/* vnet: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:72 */
 int boardc_qemu_virt_vnet_dma_setup(struct device *dev);
 
 /*

@@ -12,7 +12,7 @@ board='qemu-virt'
 pins_irqs=1
 
 # board_matches COMPATIBLE succeeds when a root compatible string names
-# this board (qemu-virt/board.cue:18).
+# this board (qemu-virt/board.cue:19).
 board_matches() {
 	case $1 in
 	'linux,dummy-virt') return 0 ;;
@@ -22,60 +22,60 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# qemu-virt/board.cue:79: IRQs named virtio0-input.0 on CPU 3
-	pin_irq 'virtio0-input.0' '3' 'qemu-virt/board.cue:79'
-	# qemu-virt/board.cue:79: IRQs named virtio0-input.1 on CPU 2
-	pin_irq 'virtio0-input.1' '2' 'qemu-virt/board.cue:79'
-	# qemu-virt/board.cue:79: IRQs named virtio0-input.2 on CPU 1
-	pin_irq 'virtio0-input.2' '1' 'qemu-virt/board.cue:79'
-	# qemu-virt/board.cue:79: IRQs named virtio0-input.3 on CPU 0
-	pin_irq 'virtio0-input.3' '0' 'qemu-virt/board.cue:79'
-	# qemu-virt/board.cue:80: IRQs named virtio0-output.0 on CPU 3
-	pin_irq 'virtio0-output.0' '3' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:80: IRQs named virtio0-output.1 on CPU 2
-	pin_irq 'virtio0-output.1' '2' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:80: IRQs named virtio0-output.2 on CPU 1
-	pin_irq 'virtio0-output.2' '1' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:80: IRQs named virtio0-output.3 on CPU 0
-	pin_irq 'virtio0-output.3' '0' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:81: IRQs named virtio2 on CPU 2
-	pin_irq 'virtio2' '2' 'qemu-virt/board.cue:81'
-	# qemu-virt/board.cue:82: IRQs named virtio1 on CPU 3
-	pin_irq 'virtio1' '3' 'qemu-virt/board.cue:82'
-	# qemu-virt/board.cue:88: eth0 rx-0 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 rx-1 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 rx-2 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 rx-3 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 rx-0 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 rx-1 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 rx-2 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 rx-3 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 tx-0 XPS on CPU 3
-	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '8' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 tx-1 XPS on CPU 2
-	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '4' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 tx-2 XPS on CPU 1
-	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '2' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:88: eth0 tx-3 XPS on CPU 0
-	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '1' 'qemu-virt/board.cue:88'
-	# qemu-virt/board.cue:94: eth1 rx-0 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:94'
-	# qemu-virt/board.cue:94: eth1 rx-0 rps_flow_cnt 1024
-	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:94'
-	# qemu-virt/board.cue:101: sysctl net.core.netdev_budget = 600
-	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:101'
-	# qemu-virt/board.cue:102: sysctl net.core.netdev_max_backlog = 2000
-	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:102'
-	# qemu-virt/board.cue:100: sysctl net.core.rps_sock_flow_entries = 8192
-	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:80: IRQs named virtio0-input.0 on CPU 3
+	pin_irq 'virtio0-input.0' '3' 'qemu-virt/board.cue:80'
+	# qemu-virt/board.cue:80: IRQs named virtio0-input.1 on CPU 2
+	pin_irq 'virtio0-input.1' '2' 'qemu-virt/board.cue:80'
+	# qemu-virt/board.cue:80: IRQs named virtio0-input.2 on CPU 1
+	pin_irq 'virtio0-input.2' '1' 'qemu-virt/board.cue:80'
+	# qemu-virt/board.cue:80: IRQs named virtio0-input.3 on CPU 0
+	pin_irq 'virtio0-input.3' '0' 'qemu-virt/board.cue:80'
+	# qemu-virt/board.cue:81: IRQs named virtio0-output.0 on CPU 3
+	pin_irq 'virtio0-output.0' '3' 'qemu-virt/board.cue:81'
+	# qemu-virt/board.cue:81: IRQs named virtio0-output.1 on CPU 2
+	pin_irq 'virtio0-output.1' '2' 'qemu-virt/board.cue:81'
+	# qemu-virt/board.cue:81: IRQs named virtio0-output.2 on CPU 1
+	pin_irq 'virtio0-output.2' '1' 'qemu-virt/board.cue:81'
+	# qemu-virt/board.cue:81: IRQs named virtio0-output.3 on CPU 0
+	pin_irq 'virtio0-output.3' '0' 'qemu-virt/board.cue:81'
+	# qemu-virt/board.cue:82: IRQs named virtio2 on CPU 2
+	pin_irq 'virtio2' '2' 'qemu-virt/board.cue:82'
+	# qemu-virt/board.cue:83: IRQs named virtio1 on CPU 3
+	pin_irq 'virtio1' '3' 'qemu-virt/board.cue:83'
+	# qemu-virt/board.cue:89: eth0 rx-0 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 rx-1 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 rx-2 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 rx-3 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 rx-0 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 rx-1 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 rx-2 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 rx-3 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 tx-0 XPS on CPU 3
+	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '8' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 tx-1 XPS on CPU 2
+	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '4' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 tx-2 XPS on CPU 1
+	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '2' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:89: eth0 tx-3 XPS on CPU 0
+	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '1' 'qemu-virt/board.cue:89'
+	# qemu-virt/board.cue:95: eth1 rx-0 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:95'
+	# qemu-virt/board.cue:95: eth1 rx-0 rps_flow_cnt 1024
+	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:95'
+	# qemu-virt/board.cue:102: sysctl net.core.netdev_budget = 600
+	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:102'
+	# qemu-virt/board.cue:103: sysctl net.core.netdev_max_backlog = 2000
+	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:103'
+	# qemu-virt/board.cue:101: sysctl net.core.rps_sock_flow_entries = 8192
+	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:101'
 	:
 }
 
