@@ -33,28 +33,27 @@ type Pass struct {
 	found []finding
 }
 
-// finding is a diagnostic with the element it is about, for waivers.
+// finding is a diagnostic about one element, which a waiver naming that
+// element silences.
 type finding struct {
-	on string
-	d  diag.Diagnostic
+	d diag.Diagnostic
 }
 
-// Report records a finding about element on (a waiver target such as
-// "masters.crypto") at pos.
-func (p *Pass) Report(on string, pos ir.Pos, msg string, notes ...diag.Note) {
+// Report records a finding about element on at pos.
+func (p *Pass) Report(on ir.Ref, pos ir.Pos, msg string, notes ...diag.Note) {
 	p.ReportSeverity(p.check.Severity, on, pos, msg, notes...)
 }
 
 // ReportSeverity is Report with a severity other than the check's own,
 // for checks whose findings come in two strengths.
-func (p *Pass) ReportSeverity(s diag.Severity, on string, pos ir.Pos, msg string, notes ...diag.Note) {
-	p.found = append(p.found, finding{on: on, d: diag.Diagnostic{
-		Pos: pos, Severity: s, Code: p.check.Code, Message: msg, Notes: notes,
+func (p *Pass) ReportSeverity(s diag.Severity, on ir.Ref, pos ir.Pos, msg string, notes ...diag.Note) {
+	p.found = append(p.found, finding{d: diag.Diagnostic{
+		Pos: pos, Severity: s, Code: p.check.Code, Message: msg, Notes: notes, Ref: on,
 	}})
 }
 
 // Reportf is Report with a formatted message and no notes.
-func (p *Pass) Reportf(on string, pos ir.Pos, format string, args ...any) {
+func (p *Pass) Reportf(on ir.Ref, pos ir.Pos, format string, args ...any) {
 	p.Report(on, pos, fmt.Sprintf(format, args...))
 }
 
@@ -86,61 +85,6 @@ func Run(b *ir.Board) diag.List {
 	out := applyWaivers(b, found)
 	out.Sort()
 	return out
-}
-
-func applyWaivers(b *ir.Board, found []finding) diag.List {
-	used := make([]bool, len(b.Waivers))
-	var out diag.List
-	for _, f := range found {
-		waived := false
-		for i, w := range b.Waivers {
-			if w.Check == f.d.Code && w.On == f.on && w.Reason != "" {
-				used[i], waived = true, true
-			}
-		}
-		if !waived {
-			out = append(out, f.d)
-		}
-	}
-	for i, w := range b.Waivers {
-		switch {
-		case w.Reason == "":
-			out = append(out, diag.Diagnostic{
-				Pos: w.Pos, Severity: diag.Error, Code: WaiverReason.Code,
-				Message: fmt.Sprintf("waiver of %s on %s has no reason", w.Check, w.On),
-				Notes:   []diag.Note{{Message: "a waiver must say why the finding does not apply to this element"}},
-			})
-		case Lookup(w.Check) == nil:
-			out = append(out, diag.Diagnostic{
-				Pos: w.Pos, Severity: diag.Error, Code: WaiverUnused.Code,
-				Message: fmt.Sprintf("waiver names unknown check %s", w.Check),
-				Notes:   []diag.Note{{Message: "boardc checks lists the codes"}},
-			})
-		case !used[i]:
-			out = append(out, diag.Diagnostic{
-				Pos: w.Pos, Severity: diag.Warning, Code: WaiverUnused.Code,
-				Message: fmt.Sprintf("waiver of %s on %s silences nothing", w.Check, w.On),
-			})
-		}
-	}
-	return out
-}
-
-// WaiverReason is the check on waivers without a written reason.
-var WaiverReason = &Check{
-	Code: "BC0010", Name: "waiver-reason", Severity: diag.Error,
-	Doc: "A waiver silences one check on one element of the description and must say why, in its " +
-		"reason field. A waiver without a reason is an error: an unexplained silence is how a " +
-		"missing dma-coherent or a wrong DMA mask survives review.",
-	Run: func(*Pass) {},
-}
-
-// WaiverUnused is the check on waivers that silence nothing.
-var WaiverUnused = &Check{
-	Code: "BC0011", Name: "waiver-unused", Severity: diag.Warning,
-	Doc: "A waiver that silences no finding, or names a check that does not exist, is reported so " +
-		"that stale waivers are removed once the description is fixed.",
-	Run: func(*Pass) {},
 }
 
 // sortedCodes returns the codes of checks, sorted, for listing.

@@ -20,7 +20,7 @@ func board() *ir.Board {
 		AddressCells: 2, SizeCells: 2, AddressBits: 40, AddressBitsPos: pos(2),
 		Coherency: ir.BusCoherency{Coherent: true, Source: "datasheet", Masters: ir.ScopeAll, Pos: pos(3)},
 	}
-	return &ir.Board{
+	b := &ir.Board{
 		Name: "t",
 		SoC: ir.SoC{
 			RootAddressCells: 2, RootSizeCells: 2,
@@ -45,6 +45,8 @@ func board() *ir.Board {
 			IrqbalanceBan: true,
 		},
 	}
+	b.AssignRefs()
+	return b
 }
 
 func codes(l diag.List) []string {
@@ -141,8 +143,18 @@ func TestChecks(t *testing.T) {
 			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Pos: pos(60)}}
 		}, "BC0010:error", 60},
 		{"unused waiver", func(b *ir.Board) {
-			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Reason: "r", Pos: pos(60)}}
+			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs[0]", Reason: "r", Pos: pos(60)}}
 		}, "BC0011:warning", 60},
+		{"waiver on a whole list", func(b *ir.Board) {
+			b.Policy.IrqbalanceBan = false
+			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Reason: "r", Pos: pos(60), OnPos: pos(61)}}
+		}, "BC0012:error", 61},
+		{"waiver on nothing", func(b *ir.Board) {
+			b.Waivers = []ir.Waiver{{Check: "BC0201", On: "soc.masters.eht0", Reason: "r", Pos: pos(60), OnPos: pos(61)}}
+		}, "BC0012:error", 61},
+		{"waiver target in the old spelling", func(b *ir.Board) {
+			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "masters.dma", Reason: "r", Pos: pos(60), OnPos: pos(61)}}
+		}, "BC0012:warning", 61},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board()
@@ -181,13 +193,32 @@ func TestCleanRootBus(t *testing.T) {
 	}
 }
 
-// TestWaiver silences exactly the waived finding.
+// TestWaiver silences exactly the waived finding: one check on the one
+// element the waiver names, in the current spelling or the old one.
 func TestWaiver(t *testing.T) {
+	for _, on := range []string{"policy.irqs[0]", "policy.irqs[1]"} {
+		b := board()
+		b.Policy.IrqbalanceBan = false
+		b.Policy.IRQs = append(b.Policy.IRQs, ir.IRQPin{IRQ: "eth0", CPUs: []int{0}, Pos: pos(53)})
+		b.AssignRefs()
+		b.Waivers = []ir.Waiver{{Check: "BC0404", On: on, Reason: "pinned by firmware", Pos: pos(60)}}
+		got := Run(b)
+		if len(got) != 1 || got[0].Code != "BC0404" {
+			t.Fatalf("waiver on %s: findings %v, want the other pin's BC0404 only", on, codes(got))
+		}
+		if other := map[string]ir.Ref{"policy.irqs[0]": "policy.irqs[1]", "policy.irqs[1]": "policy.irqs[0]"}[on]; got[0].Ref != other {
+			t.Errorf("waiver on %s left the finding on %s, want the one on %s", on, got[0].Ref, other)
+		}
+	}
 	b := board()
-	b.Policy.IrqbalanceBan = false
-	b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Reason: "pinned by firmware", Pos: pos(60)}}
-	if got := Run(b); len(got) != 0 {
-		t.Fatalf("waived board has findings: %v", codes(got))
+	b.SoC.Masters[1].Coherency = &ir.MasterCoherency{Coherent: false, Pos: pos(23)}
+	b.Waivers = []ir.Waiver{
+		{Check: "BC0102", On: "soc.masters.dma", Reason: "r", Pos: pos(60), OnPos: pos(61)},
+		{Check: "BC0103", On: "masters.dma", Reason: "r", Pos: pos(62), OnPos: pos(63)},
+	}
+	want := []string{"BC0012:warning"}
+	if got := codes(Run(b)); !slices.Equal(got, want) {
+		t.Errorf("waivers in both spellings: findings %v, want %v", got, want)
 	}
 }
 

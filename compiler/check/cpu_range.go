@@ -15,7 +15,7 @@ var CPURange = &Check{
 		"bit for a missing CPU steers nothing.",
 	Run: func(p *Pass) {
 		n := p.Board.SoC.NumCPUs()
-		bad := func(on string, pos ir.Pos, what string, cpus []int) {
+		bad := func(on ir.Ref, pos ir.Pos, what string, cpus []int) {
 			for _, c := range cpus {
 				if c >= n {
 					p.Report(on, pos, fmt.Sprintf("%s names CPU %d, but the SoC has %d CPUs (0..%d)", what, c, n, n-1))
@@ -24,20 +24,20 @@ var CPURange = &Check{
 		}
 		pol := &p.Board.Policy
 		for _, pin := range pol.IRQs {
-			bad("policy.irqs", pin.Pos, "pinning of IRQ "+pin.IRQ, pin.CPUs)
+			bad(pin.Ref, pin.Pos, "pinning of IRQ "+pin.IRQ, pin.CPUs)
 		}
 		for _, np := range pol.Net {
 			for i, q := range np.RPS {
-				bad("policy.net."+np.IfName, np.Pos, fmt.Sprintf("rps of %s rx-%d", np.IfName, i), q)
+				bad(np.Ref, np.Pos, fmt.Sprintf("rps of %s rx-%d", np.IfName, i), q)
 			}
 			for i, q := range np.XPS {
-				bad("policy.net."+np.IfName, np.Pos, fmt.Sprintf("xps of %s tx-%d", np.IfName, i), q)
+				bad(np.Ref, np.Pos, fmt.Sprintf("xps of %s tx-%d", np.IfName, i), q)
 			}
 		}
-		bad("policy.isolatedCPUs", pol.IsolatedPos, "isolatedCPUs", pol.IsolatedCPUs)
+		bad(ir.RefIsolatedCPUs, pol.IsolatedPos, "isolatedCPUs", pol.IsolatedCPUs)
 		if d := p.Board.SoC.DPAA2; d != nil {
 			for _, io := range d.DPIOs {
-				bad("dpaa2", io.Pos, fmt.Sprintf("DPIO %d", io.ID), []int{io.CPU})
+				bad(io.Ref, io.Pos, fmt.Sprintf("DPIO %d", io.ID), []int{io.CPU})
 			}
 		}
 	},

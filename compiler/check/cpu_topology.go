@@ -19,9 +19,9 @@ var CPUTopology = &Check{
 			for _, cpu := range c.CPUs {
 				switch {
 				case seen[cpu]:
-					p.Report("cpus", c.Pos, fmt.Sprintf("CPU %d is listed in more than one place", cpu))
+					p.Report(c.Ref, c.Pos, fmt.Sprintf("CPU %d is listed in more than one place", cpu))
 				case cpu >= n:
-					p.Report("cpus", c.Pos, fmt.Sprintf("CPU %d is out of range: the clusters hold %d CPUs, numbered 0..%d", cpu, n, n-1))
+					p.Report(c.Ref, c.Pos, fmt.Sprintf("CPU %d is out of range: the clusters hold %d CPUs, numbered 0..%d", cpu, n, n-1))
 				}
 				seen[cpu] = true
 			}

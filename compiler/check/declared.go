@@ -14,7 +14,7 @@ var DuplicateNodes = &Check{
 		"properties on one node from two descriptions, and one of the facts would be lost.",
 	Run: func(p *Pass) {
 		labels, paths := map[string]ir.Pos{}, map[string]ir.Pos{}
-		seen := func(on string, n ir.Node) {
+		seen := func(on ir.Ref, n ir.Node) {
 			if prev, ok := paths[n.Path]; ok {
 				p.Report(on, n.Pos, fmt.Sprintf("node path %s is described twice", n.Path), Note(prev, "first described here"))
 			}
@@ -28,10 +28,10 @@ var DuplicateNodes = &Check{
 			labels[n.Label] = n.Pos
 		}
 		for _, b := range p.Board.SoC.Buses {
-			seen("buses."+b.Key, b.Node)
+			seen(b.Ref, b.Node)
 		}
 		for _, m := range p.Board.SoC.Masters {
-			seen("masters."+m.Key, m.Node)
+			seen(m.Ref, m.Node)
 		}
 	},
 }
@@ -52,13 +52,13 @@ var UndeclaredTarget = &Check{
 		}
 		for _, pin := range p.Board.Policy.IRQs {
 			if !irqs[pin.IRQ] {
-				p.Report("policy.irqs", pin.Pos, fmt.Sprintf("IRQ %q is not declared by any master (soc.masters.*.irqs)", pin.IRQ))
+				p.Report(pin.Ref, pin.Pos, fmt.Sprintf("IRQ %q is not declared by any master (soc.masters.*.irqs)", pin.IRQ))
 			}
 		}
 		ifs := netdevs(p.Board)
 		for _, np := range p.Board.Policy.Net {
 			if ifs[np.IfName] == nil {
-				p.Report("policy.net."+np.IfName, np.Pos, fmt.Sprintf("interface %s is not declared by any master (soc.masters.*.netdev)", np.IfName))
+				p.Report(np.Ref, np.Pos, fmt.Sprintf("interface %s is not declared by any master (soc.masters.*.netdev)", np.IfName))
 			}
 		}
 	},

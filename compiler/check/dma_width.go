@@ -26,7 +26,7 @@ var DMABelowRAM = &Check{
 			if m.DMABits >= need {
 				continue
 			}
-			p.Report("masters."+m.Key, m.DMABitsPos,
+			p.Report(m.Ref, m.DMABitsPos,
 				fmt.Sprintf("master %s drives %d DMA address bits, but RAM reaches 0x%x (%d bits)", m.Key, m.DMABits, top-1, need),
 				Note(ramPos(p.Board), "highest RAM region"),
 				Note(ir.Pos{}, "buffers above the mask go through swiotlb bounce buffers (64 MiB default pool, 256 KiB largest mapping)"))
@@ -59,7 +59,7 @@ var DMAAboveBus = &Check{
 				if b.AddressBits == 0 || m.DMABits <= b.AddressBits {
 					continue
 				}
-				p.Report("masters."+m.Key, m.DMABitsPos,
+				p.Report(m.Ref, m.DMABitsPos,
 					fmt.Sprintf("master %s drives %d DMA address bits, but bus %s carries %d", m.Key, m.DMABits, b.Key, b.AddressBits),
 					Note(b.AddressBitsPos, "bus %s address width", b.Key))
 				break

@@ -20,7 +20,7 @@ func dmaBoard() *ir.Board {
 	top := &ir.Bus{Key: "top", Pos: dmaPos(1), Node: ir.Node{Path: "/top"}}
 	soc := &ir.Bus{Key: "soc", Pos: dmaPos(3), Node: ir.Node{Path: "/top/soc"}, Parent: top,
 		AddressBits: 40, AddressBitsPos: dmaPos(4)}
-	return &ir.Board{
+	b := &ir.Board{
 		Name: "t",
 		SoC: ir.SoC{
 			Buses: []*ir.Bus{soc, top},
@@ -31,6 +31,8 @@ func dmaBoard() *ir.Board {
 		},
 		Memory: []ir.MemRegion{{Base: 0, Size: 0x8000_0000, Pos: dmaPos(30)}},
 	}
+	b.AssignRefs()
+	return b
 }
 
 // runOne runs a single check over b, without waivers.

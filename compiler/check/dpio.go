@@ -25,23 +25,23 @@ var DPIOCount = &Check{
 		n := p.Board.SoC.NumCPUs()
 		switch {
 		case len(d.DPIOs) > n:
-			p.Report("dpaa2", d.Pos, fmt.Sprintf("%d DPIOs for %d CPUs: the DPIOs past the last CPU fail to probe with -ERANGE", len(d.DPIOs), n),
+			p.Report(ir.RefDPAA2, d.Pos, fmt.Sprintf("%d DPIOs for %d CPUs: the DPIOs past the last CPU fail to probe with -ERANGE", len(d.DPIOs), n),
 				Note(ir.Pos{}, "drivers/soc/fsl/dpio/dpio-driver.c: \"probe failed. Number of DPIOs exceeds NR_CPUS.\""))
 		case len(d.DPIOs) < n:
-			p.ReportSeverity(diag.Warning, "dpaa2", d.Pos, fmt.Sprintf("%d DPIOs for %d CPUs: CPUs without their own portal share one", len(d.DPIOs), n),
+			p.ReportSeverity(diag.Warning, ir.RefDPAA2, d.Pos, fmt.Sprintf("%d DPIOs for %d CPUs: CPUs without their own portal share one", len(d.DPIOs), n),
 				Note(ir.Pos{}, "LS2088A, 8 cores: 1.33 Mpps and out of memory without affine DPIOs, 3.72 Mpps with them"))
 		}
 		cpus, ids := map[int]ir.Pos{}, map[int]ir.Pos{}
 		for _, io := range d.DPIOs {
 			if prev, ok := cpus[io.CPU]; ok {
-				p.Report("dpaa2", io.Pos, fmt.Sprintf("CPU %d has two DPIOs", io.CPU), Note(prev, "the other DPIO"))
+				p.Report(io.Ref, io.Pos, fmt.Sprintf("CPU %d has two DPIOs", io.CPU), Note(prev, "the other DPIO"))
 			}
 			if prev, ok := ids[io.ID]; ok {
-				p.Report("dpaa2", io.Pos, fmt.Sprintf("DPIO %d is declared twice", io.ID), Note(prev, "the other declaration"))
+				p.Report(io.Ref, io.Pos, fmt.Sprintf("DPIO %d is declared twice", io.ID), Note(prev, "the other declaration"))
 			}
 			cpus[io.CPU], ids[io.ID] = io.Pos, io.Pos
 			if dest := d.StashDest(io.CPU); dest > 255 {
-				p.Report("dpaa2", io.Pos, fmt.Sprintf("DPIO %d stashes to destination %d, which does not fit dpio_set_stashing_destination()'s u8", io.ID, dest),
+				p.Report(io.Ref, io.Pos, fmt.Sprintf("DPIO %d stashes to destination %d, which does not fit dpio_set_stashing_destination()'s u8", io.ID, dest),
 					Note(d.StashPos, "stash destination: clusterBase + cpu / clusterSize"))
 			}
 		}
@@ -57,7 +57,7 @@ var RXStashing = &Check{
 		"to the DPIO's cluster (the stash destination) is the supported way.",
 	Run: func(p *Pass) {
 		if d := p.Board.SoC.DPAA2; d != nil && d.RXStashing {
-			p.Report("dpaa2", d.RXStashingPos, "RX-queue FLC stashing (DPNI_QUEUE_OPT_FLC) was reverted upstream in 2019",
+			p.Report(ir.RefDPAA2, d.RXStashingPos, "RX-queue FLC stashing (DPNI_QUEUE_OPT_FLC) was reverted upstream in 2019",
 				Note(ir.Pos{}, "a late stash can hit an unmapped buffer and raise an SMMU exception"),
 				Note(ir.Pos{}, "use the DPIO stash destination (cluster stashing) instead"))
 		}

@@ -18,7 +18,7 @@ var IRQOnIsolated = &Check{
 		for _, pin := range pol.IRQs {
 			for _, c := range pin.CPUs {
 				if slices.Contains(pol.IsolatedCPUs, c) {
-					p.Report("policy.irqs", pin.Pos, fmt.Sprintf("IRQ %s is pinned to isolated CPU %d", pin.IRQ, c),
+					p.Report(pin.Ref, pin.Pos, fmt.Sprintf("IRQ %s is pinned to isolated CPU %d", pin.IRQ, c),
 						Note(pol.IsolatedPos, "isolated CPUs"))
 				}
 			}
@@ -38,7 +38,7 @@ var IrqbalanceMoves = &Check{
 			return
 		}
 		for _, pin := range pol.IRQs {
-			p.Report("policy.irqs", pin.Pos, fmt.Sprintf("irqbalance would move pinned IRQ %s: irqbalanceBan is false", pin.IRQ))
+			p.Report(pin.Ref, pin.Pos, fmt.Sprintf("irqbalance would move pinned IRQ %s: irqbalanceBan is false", pin.IRQ))
 		}
 	},
 }
@@ -58,7 +58,7 @@ var RPSRedundant = &Check{
 			}
 			nd := ifs[np.IfName]
 			if nd != nil && nd.RSS && nd.RxQueues >= n {
-				p.Report("policy.net."+np.IfName, np.Pos,
+				p.Report(np.Ref, np.Pos,
 					fmt.Sprintf("RPS on %s is redundant: %d hardware RSS queues already cover the %d CPUs", np.IfName, nd.RxQueues, n),
 					Note(nd.Pos, "interface %s", np.IfName))
 			}

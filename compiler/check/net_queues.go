@@ -23,12 +23,12 @@ var QueueRange = &Check{
 				continue // BC0502 reports it
 			}
 			if len(np.RPS) > nd.RxQueues {
-				p.Report("policy.net."+np.IfName, np.Pos,
+				p.Report(np.Ref, np.Pos,
 					fmt.Sprintf("rps of %s names %d receive queues, but it has %d", np.IfName, len(np.RPS), nd.RxQueues),
 					Note(nd.Pos, "interface %s", np.IfName))
 			}
 			if len(np.XPS) > nd.TxQueues {
-				p.Report("policy.net."+np.IfName, np.Pos,
+				p.Report(np.Ref, np.Pos,
 					fmt.Sprintf("xps of %s names %d transmit queues, but it has %d", np.IfName, len(np.XPS), nd.TxQueues),
 					Note(nd.Pos, "interface %s", np.IfName))
 			}
@@ -46,7 +46,7 @@ var FlowTableRounding = &Check{
 	Run: func(p *Pass) {
 		for _, np := range p.Board.Policy.Net {
 			if c := np.RPSFlowCount; c > 0 && !pow2(uint64(c)) {
-				p.Report("policy.net."+np.IfName, np.Pos,
+				p.Report(np.Ref, np.Pos,
 					fmt.Sprintf("rpsFlowCount %d of %s is not a power of two; the kernel uses %d", c, np.IfName, roundPow2(uint64(c))))
 			}
 		}
@@ -55,7 +55,7 @@ var FlowTableRounding = &Check{
 				continue
 			}
 			if v, err := strconv.ParseUint(s.Value, 10, 64); err == nil && v > 0 && !pow2(v) {
-				p.Report("policy.sysctls", s.Pos,
+				p.Report(s.Ref, s.Pos,
 					fmt.Sprintf("%s = %d is not a power of two; the kernel uses %d", s.Key, v, roundPow2(v)),
 					Note(ir.Pos{}, "net/core/sysctl_net_core.c: rps_sock_flow_sysctl() rounds up"))
 			}

@@ -6,6 +6,7 @@ func All() []*Check {
 	return sortedCodes([]*Check{
 		WaiverReason,
 		WaiverUnused,
+		WaiverTarget,
 		CoherentOnNonCoherentBus,
 		CoherencyOverrideReason,
 		CoherencyOptOut,

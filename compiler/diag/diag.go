@@ -48,6 +48,9 @@ type Diagnostic struct {
 	Code     string
 	Message  string
 	Notes    []Note
+	// Ref is the description element the finding is about, as waivers
+	// name it; empty when it is about none (a file that does not parse).
+	Ref ir.Ref
 }
 
 // String formats d as its first line.

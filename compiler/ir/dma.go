@@ -3,6 +3,7 @@ package ir
 // Bus is an interconnect as the device tree describes it.
 type Bus struct {
 	Key  string
+	Ref  Ref
 	Pos  Pos
 	Node Node
 	// Parent is the enclosing bus: nil for a bus directly under the root,
@@ -67,6 +68,7 @@ type DMARange struct {
 // Master is a DMA-capable device.
 type Master struct {
 	Key           string
+	Ref           Ref
 	Pos           Pos
 	Node          Node
 	Compatible    []string
@@ -152,5 +154,6 @@ type NetDev struct {
 // MemRegion is a RAM region.
 type MemRegion struct {
 	Base, Size uint64
+	Ref        Ref
 	Pos        Pos
 }

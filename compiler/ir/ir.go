@@ -137,6 +137,7 @@ func (s *SoC) Master(key string) *Master {
 type Cluster struct {
 	Core string
 	CPUs []int
+	Ref  Ref
 	Pos  Pos
 }
 

@@ -24,6 +24,7 @@ func (d *DPAA2) StashDest(cpu int) int {
 type DPIO struct {
 	ID  int
 	CPU int
+	Ref Ref // by declaration order; DPIOs are sorted by ID
 	Pos Pos
 }
 
@@ -41,12 +42,14 @@ type Policy struct {
 type IRQPin struct {
 	IRQ  string
 	CPUs []int
+	Ref  Ref
 	Pos  Pos
 }
 
 // NetPolicy steers one interface's queues.
 type NetPolicy struct {
 	IfName string
+	Ref    Ref
 	// RPS[i] and XPS[i] are the CPUs of rx-i and tx-i.
 	RPS          [][]int
 	RPSFlowCount int // -1 when not set
@@ -58,13 +61,18 @@ type NetPolicy struct {
 type Sysctl struct {
 	Key   string
 	Value string
+	Ref   Ref
 	Pos   Pos
 }
 
 // Waiver silences one check on one element.
 type Waiver struct {
-	Check  string
+	Check string
+	// On is the element as the waiver names it; Target is that element's
+	// ref once the name is resolved, empty when it names none.
 	On     string
+	Target Ref
 	Reason string
 	Pos    Pos
+	OnPos  Pos
 }

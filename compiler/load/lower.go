@@ -77,11 +77,13 @@ func (lw *lowerer) board(n node) *ir.Board {
 	}
 	b.Policy = lw.policy(n.at("policy"))
 	for _, w := range n.at("waivers").list() {
+		on := w.at("on")
 		b.Waivers = append(b.Waivers, ir.Waiver{
-			Check: w.val("check").str(), On: w.val("on").str(),
-			Reason: w.val("reason").str(), Pos: w.Pos(),
+			Check: w.val("check").str(), On: on.str(),
+			Reason: w.val("reason").str(), Pos: w.Pos(), OnPos: on.Pos(),
 		})
 	}
+	b.AssignRefs()
 	return b
 }
 
@@ -253,7 +255,7 @@ func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {
 		Pos:              n.Pos(),
 	}
 	for _, e := range n.at("dpios").list() {
-		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.val("id").int(), CPU: e.val("cpu").int(), Pos: e.Pos()})
+		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.val("id").int(), CPU: e.val("cpu").int(), Ref: ir.DPIORef(len(d.DPIOs)), Pos: e.Pos()})
 	}
 	sort.SliceStable(d.DPIOs, func(i, j int) bool { return d.DPIOs[i].ID < d.DPIOs[j].ID })
 	return d

@@ -1,0 +1,190 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// Refs returns every element of b a finding can be about and a waiver can
+// name, sorted.
+func Refs(b *ir.Board) []ir.Ref {
+	refs := []ir.Ref{ir.RefCPUs, ir.RefIsolatedCPUs, ir.RefIrqbalance}
+	s := &b.SoC
+	for _, c := range s.Clusters {
+		refs = append(refs, c.Ref)
+	}
+	for _, x := range s.Buses {
+		refs = append(refs, x.Ref)
+	}
+	for _, m := range s.Masters {
+		refs = append(refs, m.Ref)
+	}
+	if s.DPAA2 != nil {
+		refs = append(refs, ir.RefDPAA2)
+		for _, io := range s.DPAA2.DPIOs {
+			refs = append(refs, io.Ref)
+		}
+	}
+	for _, m := range b.Memory {
+		refs = append(refs, m.Ref)
+	}
+	for _, p := range b.Policy.IRQs {
+		refs = append(refs, p.Ref)
+	}
+	for _, n := range b.Policy.Net {
+		refs = append(refs, n.Ref)
+	}
+	for _, c := range b.Policy.Sysctls {
+		refs = append(refs, c.Ref)
+	}
+	sort.Slice(refs, func(i, j int) bool { return refs[i] < refs[j] })
+	return refs
+}
+
+// legacy maps the spellings of waiver targets that schema version 1 first
+// documented ("masters.x", "buses.x", "cpus", "dpaa2", "policy.net.eth0")
+// to the element's ref. "policy.irqs" and "policy.sysctls" named a whole
+// list and are not in it: a waiver silences one element.
+func legacy(b *ir.Board) map[string]ir.Ref {
+	m := map[string]ir.Ref{"cpus": ir.RefCPUs, "dpaa2": ir.RefDPAA2}
+	for _, x := range b.SoC.Buses {
+		m["buses."+x.Key] = x.Ref
+	}
+	for _, x := range b.SoC.Masters {
+		m["masters."+x.Key] = x.Ref
+	}
+	for _, n := range b.Policy.Net {
+		m["policy.net."+n.IfName] = n.Ref
+	}
+	return m
+}
+
+// resolveWaivers sets each waiver's Target and reports the waivers whose
+// target is spelled the old way (a warning saying what to write) or names
+// no element (an error naming the closest refs).
+func resolveWaivers(b *ir.Board) diag.List {
+	refs := Refs(b)
+	known := make(map[ir.Ref]bool, len(refs))
+	for _, r := range refs {
+		known[r] = true
+	}
+	old := legacy(b)
+	var out diag.List
+	for i := range b.Waivers {
+		w := &b.Waivers[i]
+		w.Target = ""
+		switch r, isOld := old[w.On]; {
+		case known[ir.Ref(w.On)]:
+			w.Target = ir.Ref(w.On)
+		case isOld && known[r]:
+			w.Target = r
+			out = append(out, diag.Diagnostic{
+				Pos: w.OnPos, Severity: diag.Warning, Code: WaiverTarget.Code, Ref: ir.WaiverRef(i),
+				Message: fmt.Sprintf("waiver target %q is the old spelling of %s: write on: %q", w.On, r, string(r)),
+			})
+		default:
+			out = append(out, diag.Diagnostic{
+				Pos: w.OnPos, Severity: diag.Error, Code: WaiverTarget.Code, Ref: ir.WaiverRef(i),
+				Message: fmt.Sprintf("waiver target %q names no element of the description", w.On),
+				Notes:   []diag.Note{{Message: targetHint(w.On, refs)}},
+			})
+		}
+	}
+	return out
+}
+
+// targetHint says what a waiver naming nothing could have meant: the
+// elements below it when it names a list or a struct, or the forms.
+func targetHint(on string, refs []ir.Ref) string {
+	var below []string
+	for _, r := range refs {
+		if ir.Ref(on).Contains(r) || ir.Ref("soc."+on).Contains(r) {
+			below = append(below, string(r))
+		}
+	}
+	switch {
+	case len(below) > 0 && len(below) <= 6:
+		return "a waiver silences one element; name one of: " + strings.Join(below, ", ")
+	case len(below) > 0:
+		return fmt.Sprintf("a waiver silences one element; name one of the %d below it, e.g. %s", len(below), below[0])
+	}
+	return "name an element by its path: soc.masters.KEY, soc.buses.KEY, soc.cpus, soc.cpus.clusters[N], " +
+		"soc.dpaa2, soc.dpaa2.dpios[N], memory[N], policy.irqs[N], policy.net.IF, policy.sysctls.\"KEY\", " +
+		"policy.isolatedCPUs, policy.irqbalanceBan"
+}
+
+// applyWaivers drops the findings a waiver silences: one check on exactly
+// the element it names. A waiver without a reason is an error; one that
+// silences nothing is a warning.
+func applyWaivers(b *ir.Board, found []finding) diag.List {
+	out := resolveWaivers(b)
+	used := make([]bool, len(b.Waivers))
+	for _, f := range found {
+		waived := false
+		for i, w := range b.Waivers {
+			if w.Check == f.d.Code && w.Target != "" && w.Target == f.d.Ref && w.Reason != "" {
+				used[i], waived = true, true
+			}
+		}
+		if !waived {
+			out = append(out, f.d)
+		}
+	}
+	for i, w := range b.Waivers {
+		ref := ir.WaiverRef(i)
+		switch {
+		case w.Reason == "":
+			out = append(out, diag.Diagnostic{
+				Pos: w.Pos, Severity: diag.Error, Code: WaiverReason.Code, Ref: ref,
+				Message: fmt.Sprintf("waiver of %s on %s has no reason", w.Check, w.On),
+				Notes:   []diag.Note{{Message: "a waiver must say why the finding does not apply to this element"}},
+			})
+		case Lookup(w.Check) == nil:
+			out = append(out, diag.Diagnostic{
+				Pos: w.Pos, Severity: diag.Error, Code: WaiverUnused.Code, Ref: ref,
+				Message: fmt.Sprintf("waiver names unknown check %s", w.Check),
+				Notes:   []diag.Note{{Message: "boardc checks lists the codes"}},
+			})
+		case w.Target != "" && !used[i]:
+			out = append(out, diag.Diagnostic{
+				Pos: w.Pos, Severity: diag.Warning, Code: WaiverUnused.Code, Ref: ref,
+				Message: fmt.Sprintf("waiver of %s on %s silences nothing", w.Check, w.On),
+			})
+		}
+	}
+	return out
+}
+
+// WaiverReason is the check on waivers without a written reason.
+var WaiverReason = &Check{
+	Code: "BC0010", Name: "waiver-reason", Severity: diag.Error,
+	Doc: "A waiver silences one check on one element of the description and must say why, in its " +
+		"reason field. A waiver without a reason is an error: an unexplained silence is how a " +
+		"missing dma-coherent or a wrong DMA mask survives review.",
+	Run: func(*Pass) {},
+}
+
+// WaiverUnused is the check on waivers that silence nothing.
+var WaiverUnused = &Check{
+	Code: "BC0011", Name: "waiver-unused", Severity: diag.Warning,
+	Doc: "A waiver that silences no finding, or names a check that does not exist, is reported so " +
+		"that stale waivers are removed once the description is fixed.",
+	Run: func(*Pass) {},
+}
+
+// WaiverTarget is the check on what a waiver names.
+var WaiverTarget = &Check{
+	Code: "BC0012", Name: "waiver-target", Severity: diag.Error,
+	Doc: "A waiver names the one element it silences by its path in the description, the spelling " +
+		"diagnostics print: soc.masters.KEY, soc.buses.KEY, soc.cpus.clusters[N], soc.dpaa2.dpios[N], " +
+		"policy.irqs[N], policy.net.IF, policy.sysctls.\"KEY\" and the like. A target that names no " +
+		"element is an error, with the elements it could have meant: \"policy.irqs\" once silenced " +
+		"every pinned IRQ, and now must name one. The first spellings of schema version 1 " +
+		"(masters.KEY, buses.KEY, cpus, dpaa2, policy.net.IF) still work, with a warning saying what " +
+		"to write instead.",
+	Run: func(*Pass) {},
+}
