@@ -12,7 +12,7 @@ import (
 func newChecks() *cobra.Command {
 	return &cobra.Command{
 		Use:   "checks [CODE|NAME]",
-		Short: "List the semantic checks, or explain one",
+		Short: "List every diagnostic code, the loader's and the semantic checks', or explain one",
 		Example: `  boardc checks
   boardc checks BC0104
   boardc checks coherency-opt-out`,
@@ -22,7 +22,7 @@ func newChecks() *cobra.Command {
 			if len(args) == 1 {
 				c := check.Lookup(args[0])
 				if c == nil {
-					return usageError(cmd, fmt.Errorf("no check %q", args[0]))
+					return usageError(cmd, fmt.Errorf("no code or check %q (boardc checks lists them)", args[0]))
 				}
 				fmt.Fprintf(w, "%s %s (%s)\n\n%s\n", c.Code, c.Name, c.Severity, wrap(c.Doc, 76))
 				return nil

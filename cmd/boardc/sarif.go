@@ -10,7 +10,6 @@ import (
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
-	"boardc.dev/boardc/compiler/load"
 )
 
 // rule describes one diagnostic code as a SARIF rule.
@@ -19,19 +18,10 @@ type rule struct {
 	severity        diag.Severity
 }
 
-// loaderRules are the codes the loader reports; the checks describe
-// themselves (check.All).
-var loaderRules = []rule{
-	{load.CodeLoad, "load", "A file or package of the description could not be read or parsed: a syntax error, a file without a package clause, an import that cannot be found, an unreadable file or a path that does not exist.", diag.Error},
-	{load.CodeSchema, "schema", "A value violates the schema: a wrong type, a number out of range, a string that does not match the pattern its field requires, or two declarations of one field with different values.", diag.Error},
-	{load.CodeUnknown, "unknown-field", "A field the schema does not define, often a misspelling; the schema is closed so that a typo cannot silently drop a fact.", diag.Error},
-	{load.CodeMissing, "missing-field", "A required field is missing or its value is not concrete.", diag.Error},
-	{load.CodeReference, "undeclared-reference", "A reference names something the description does not declare: a master's bus or a bus's parent that is not a key of soc.buses, or a bus that is its own ancestor.", diag.Error},
-}
-
-// rules returns every rule: the loader's codes, then the checks, by code.
+// rules returns every rule: every code the registry knows, the loader's
+// and the checks', by code.
 func rules() []rule {
-	out := append([]rule(nil), loaderRules...)
+	var out []rule
 	for _, c := range check.All() {
 		out = append(out, rule{c.Code, c.Name, c.Doc, c.Severity})
 	}

@@ -1,9 +1,17 @@
 package check
 
-// All returns every check, sorted by code. The list is the registry: a
-// check exists when it is named here.
+// All returns every check, sorted by code: the loader's codes (loader.go)
+// and the semantic checks. The list is the registry: a code exists when it
+// is named here.
 func All() []*Check {
 	return sortedCodes([]*Check{
+		Parse,
+		Schema,
+		Unknown,
+		Missing,
+		Reference,
+		Conflict,
+		NotInSoC,
 		WaiverReason,
 		WaiverUnused,
 		WaiverTarget,

@@ -27,10 +27,18 @@ import (
 func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	var out diag.List
 	seen := map[string]bool{}
+	undeclared := map[string]bool{}
 	for _, e := range errors.Errors(err) {
 		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
-		if path := e.Path(); len(path) > 0 {
+		path := e.Path()
+		if len(path) > 0 {
 			d.Message = strings.Join(path, ".") + ": " + d.Message
+		}
+		if d.Code == CodeMissing {
+			if key := notInSoC(data, path); key != "" {
+				undeclared[key] = true
+				continue
+			}
 		}
 		for _, tp := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			if !tp.IsValid() {
@@ -43,8 +51,13 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 				})
 				continue
 			}
-			if !d.Pos.IsValid() {
-				d.Pos = p.convert(tp.Filename(), tp.Line(), tp.Column())
+			at := p.convert(tp.Filename(), tp.Line(), tp.Column())
+			switch {
+			case !d.Pos.IsValid():
+				d.Pos = at
+			case d.Code == CodeConflict && at != d.Pos:
+				// Both sides of a conflict, each where the user wrote it.
+				d.Notes = appendNote(d.Notes, diag.Note{Pos: at, Message: "the other value is given here"})
 			}
 		}
 		if !d.Pos.IsValid() && code == CodeLoad {
@@ -61,6 +74,9 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			seen[key] = true
 			out = append(out, d)
 		}
+	}
+	for key := range undeclared {
+		out = append(out, p.notInSoCDiag(data, key))
 	}
 	if len(out) == 0 {
 		out = append(out, diag.Diagnostic{Pos: p.dirPos(), Severity: diag.Error, Code: code, Message: err.Error()})
@@ -198,6 +214,10 @@ func classify(e errors.Error, fallback string) string {
 		return CodeUnknown
 	case strings.Contains(format, "incomplete") || strings.Contains(format, "non-concrete"):
 		return CodeMissing
+	case fallback == CodeLoad && strings.Contains(format, "conflicting values"):
+		// The user's own value fails before the schema is applied: two
+		// of its declarations disagree.
+		return CodeConflict
 	case fallback == CodeLoad:
 		return CodeLoad
 	}

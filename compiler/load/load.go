@@ -15,18 +15,22 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/load"
 
+	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/schema"
 )
 
-// Codes of the diagnostics the loader reports.
-const (
-	CodeLoad      = "BC0001" // a file or package could not be read or parsed
-	CodeSchema    = "BC0002" // a value violates the schema
-	CodeUnknown   = "BC0003" // a field the schema does not define
-	CodeMissing   = "BC0004" // a required field is missing or not concrete
-	CodeReference = "BC0005" // a reference to an undeclared bus, master or IRQ
+// Codes of the diagnostics the loader reports; compiler/check registers
+// and documents them.
+var (
+	CodeLoad      = check.Parse.Code     // a file or package could not be read or parsed
+	CodeSchema    = check.Schema.Code    // a value violates the schema
+	CodeUnknown   = check.Unknown.Code   // a field the schema does not define
+	CodeMissing   = check.Missing.Code   // a required field is missing or not concrete
+	CodeReference = check.Reference.Code // a reference to an undeclared bus or parent
+	CodeConflict  = check.Conflict.Code  // one field given two different values
+	CodeNotInSoC  = check.NotInSoC.Code  // a board's master or bus the SoC does not declare
 )
 
 // Loader loads board descriptions. It prepares the embedded schema once;
