@@ -79,12 +79,14 @@ type jsonDiag struct {
 	Code     string     `json:"code"`
 	Message  string     `json:"message"`
 	Notes    []jsonNote `json:"notes,omitempty"`
+	// Ref is the element the finding is about, as waivers name it.
+	Ref string `json:"ref,omitempty"`
 }
 
 func writeJSON(w io.Writer, l diag.List) error {
 	out := make([]jsonDiag, 0, len(l))
 	for _, d := range l {
-		j := jsonDiag{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: d.Severity.String(), Code: d.Code, Message: d.Message}
+		j := jsonDiag{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Ref: string(d.Ref)}
 		for _, n := range d.Notes {
 			jn := jsonNote{Message: n.Message}
 			if n.Pos.IsValid() {

@@ -66,6 +66,10 @@ func sarifReport(l diag.List) *sarif.Report {
 			WithLevel(sarifLevel(d.Severity)).
 			WithMessage(sarif.NewTextMessage(text))
 		if loc := sarifLocation(d.Pos); loc != nil {
+			if d.Ref != "" {
+				// The element, as a waiver names it.
+				loc.AddLogicalLocation(sarif.NewLogicalLocation().WithFullyQualifiedName(string(d.Ref)))
+			}
 			res.AddLocation(loc)
 		}
 		if len(related) > 0 {

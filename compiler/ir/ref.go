@@ -39,6 +39,9 @@ func label(name string) string {
 	return strconv.Quote(name)
 }
 
+// TopRef returns the ref of the top-level field name.
+func TopRef(name string) Ref { return Ref(label(name)) }
+
 // Field returns the ref of field name of r.
 func (r Ref) Field(name string) Ref { return Ref(string(r) + "." + label(name)) }
 

@@ -33,6 +33,7 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 		path := e.Path()
 		if len(path) > 0 {
 			d.Message = strings.Join(path, ".") + ": " + d.Message
+			d.Ref = refOf(path)
 		}
 		if d.Code == CodeMissing {
 			if key := notInSoC(data, path); key != "" {
@@ -168,6 +169,27 @@ func (p *positions) pathPos(data cue.Value, path []string) (ir.Pos, []string) {
 		return p.convert(tp.Filename(), tp.Line(), tp.Column()), path[:min(1, len(path))]
 	}
 	return p.dirPos(), nil
+}
+
+// refOf spells an error path as a ref: soc.masters.crypto.dmaBits,
+// policy.irqs[2].cpus.
+func refOf(path []string) ir.Ref {
+	var r ir.Ref
+	for _, s := range path {
+		if n, ok := index(s); ok && r != "" {
+			r = r.Index(n)
+			continue
+		}
+		if u, err := strconv.Unquote(s); err == nil {
+			s = u
+		}
+		if r == "" {
+			r = ir.TopRef(s)
+		} else {
+			r = r.Field(s)
+		}
+	}
+	return r
 }
 
 // selector turns one element of an error path back into a selector.
