@@ -45,7 +45,7 @@ func board() *ir.Board {
 			IrqbalanceBan: true,
 		},
 	}
-	b.AssignRefs()
+	finish(b)
 	return b
 }
 
@@ -159,6 +159,7 @@ func TestChecks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board()
 			tc.edit(b)
+			finish(b)
 			got := Run(b)
 			if !slices.Contains(codes(got), tc.want) {
 				t.Fatalf("want %s, got %v", tc.want, codes(got))
@@ -200,7 +201,7 @@ func TestWaiver(t *testing.T) {
 		b := board()
 		b.Policy.IrqbalanceBan = false
 		b.Policy.IRQs = append(b.Policy.IRQs, ir.IRQPin{IRQ: "eth0", CPUs: []int{0}, Pos: pos(53)})
-		b.AssignRefs()
+		finish(b)
 		b.Waivers = []ir.Waiver{{Check: "BC0404", On: on, Reason: "pinned by firmware", Pos: pos(60)}}
 		got := Run(b)
 		if len(got) != 1 || got[0].Code != "BC0404" {
@@ -238,4 +239,11 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: doc too short or no run function", c.Code)
 		}
 	}
+}
+
+// finish does what lowering does once a board is built: it gives every
+// element its ref and resolves the policy's references.
+func finish(b *ir.Board) {
+	b.AssignRefs()
+	b.ResolvePolicy()
 }

@@ -44,20 +44,13 @@ var UndeclaredTarget = &Check{
 		"declares (in its irqs or netdev). The generated script would fail on the target, or tune " +
 		"a device the description knows nothing about; declare it on its master.",
 	Run: func(p *Pass) {
-		irqs := map[string]bool{}
-		for _, m := range p.Board.SoC.Masters {
-			for _, q := range m.IRQs {
-				irqs[q.Name] = true
-			}
-		}
 		for _, pin := range p.Board.Policy.IRQs {
-			if !irqs[pin.IRQ] {
+			if len(pin.Owners) == 0 {
 				p.Report(pin.Ref, pin.Pos, fmt.Sprintf("IRQ %q is not declared by any master (soc.masters.*.irqs)", pin.IRQ))
 			}
 		}
-		ifs := netdevs(p.Board)
 		for _, np := range p.Board.Policy.Net {
-			if ifs[np.IfName] == nil {
+			if np.Dev == nil {
 				p.Report(np.Ref, np.Pos, fmt.Sprintf("interface %s is not declared by any master (soc.masters.*.netdev)", np.IfName))
 			}
 		}

@@ -15,34 +15,25 @@ var DMABelowRAM = &Check{
 	Doc: "The master's DMA mask does not cover the highest RAM address of the board, so buffers above " +
 		"it are bounced through swiotlb: an extra copy per transfer, from a pool of 64 MiB by default " +
 		"whose largest single mapping is 256 KiB (Documentation/core-api/swiotlb.rst); when the pool " +
-		"runs out, DMA mappings fail.",
+		"runs out, DMA mappings fail. A master behind an IOMMU (iommu set) is not reported: the DMA " +
+		"API hands it I/O virtual addresses below its mask wherever the RAM is " +
+		"(drivers/iommu/dma-iommu.c, iommu_dma_alloc_iova() takes dma_get_mask()).",
 	Run: func(p *Pass) {
-		top := p.Board.RAMTop()
+		top, region := p.Board.HighestRAM()
 		if top == 0 {
 			return
 		}
 		need := bits.Len64(top - 1)
 		for _, m := range p.Board.SoC.Masters {
-			if m.DMABits >= need {
+			if m.DMABits >= need || m.IOMMU != "" {
 				continue
 			}
 			p.Report(m.Ref, m.DMABitsPos,
 				fmt.Sprintf("master %s drives %d DMA address bits, but RAM reaches 0x%x (%d bits)", m.Key, m.DMABits, top-1, need),
-				Note(ramPos(p.Board), "highest RAM region"),
+				Note(region.Pos, "highest RAM region"),
 				Note(ir.Pos{}, "buffers above the mask go through swiotlb bounce buffers (64 MiB default pool, 256 KiB largest mapping)"))
 		}
 	},
-}
-
-func ramPos(b *ir.Board) ir.Pos {
-	var top uint64
-	var pos ir.Pos
-	for _, m := range b.Memory {
-		if end := m.Base + m.Size; end >= top {
-			top, pos = end, m.Pos
-		}
-	}
-	return pos
 }
 
 // DMAAboveBus finds masters whose DMA width exceeds what their interconnect

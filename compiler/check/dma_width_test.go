@@ -31,7 +31,7 @@ func dmaBoard() *ir.Board {
 		},
 		Memory: []ir.MemRegion{{Base: 0, Size: 0x8000_0000, Pos: dmaPos(30)}},
 	}
-	b.AssignRefs()
+	finish(b)
 	return b
 }
 
@@ -102,6 +102,10 @@ func TestDMABelowRAM(t *testing.T) {
 				{Base: 0, Size: 0x1000, Pos: dmaPos(33)},
 			}
 		}, []wantFinding{{dmaPos(11), dmaPos(32), "(33 bits)"}}},
+		{"a master behind an IOMMU reaches all RAM", func(b *ir.Board) {
+			b.Memory = append(b.Memory, ir.MemRegion{Base: 0x80_8000_0000, Size: 0x8000_0000, Pos: dmaPos(31)})
+			b.SoC.Masters[1].IOMMU = "smmu"
+		}, nil},
 		{"a region that wraps past 2^64", func(b *ir.Board) {
 			b.Memory = append(b.Memory, ir.MemRegion{Base: 0xffff_ffff_0000_0000, Size: 0x2_0000_0000, Pos: dmaPos(31)})
 		}, []wantFinding{
@@ -112,6 +116,7 @@ func TestDMABelowRAM(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := dmaBoard()
 			tc.edit(b)
+			finish(b)
 			checkFindings(t, DMABelowRAM, diag.Warning, runOne(DMABelowRAM, b), tc.want)
 		})
 	}
@@ -123,7 +128,7 @@ func TestDMABelowRAMWaiver(t *testing.T) {
 	b.Memory = append(b.Memory, ir.MemRegion{Base: 0x80_8000_0000, Size: 0x8000_0000, Pos: dmaPos(31)})
 	b.SoC.Masters[1].DMABits = 32
 	b.SoC.Masters[0].DMABits = 36
-	b.Waivers = []ir.Waiver{{Check: DMABelowRAM.Code, On: "masters.eth", Reason: "eth buffers come from a CMA pool below 4 GiB", Pos: dmaPos(40)}}
+	b.Waivers = []ir.Waiver{{Check: DMABelowRAM.Code, On: "soc.masters.eth", Reason: "eth buffers come from a CMA pool below 4 GiB", Pos: dmaPos(40)}}
 	var got []string
 	for _, d := range Run(b) {
 		if d.Code == DMABelowRAM.Code {
@@ -171,6 +176,7 @@ func TestDMAAboveBus(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := dmaBoard()
 			tc.edit(b)
+			finish(b)
 			checkFindings(t, DMAAboveBus, diag.Error, runOne(DMAAboveBus, b), tc.want)
 		})
 	}

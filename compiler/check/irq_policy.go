@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"boardc.dev/boardc/compiler/diag"
-	"boardc.dev/boardc/compiler/ir"
 )
 
 // IRQOnIsolated finds IRQs pinned to an isolated CPU.
@@ -51,12 +50,11 @@ var RPSRedundant = &Check{
 		"are CPUs, so software RPS adds an inter-processor interrupt per packet batch and buys nothing.",
 	Run: func(p *Pass) {
 		n := p.Board.SoC.NumCPUs()
-		ifs := netdevs(p.Board)
 		for _, np := range p.Board.Policy.Net {
 			if len(np.RPS) == 0 {
 				continue
 			}
-			nd := ifs[np.IfName]
+			nd := np.Dev
 			if nd != nil && nd.RSS && nd.RxQueues >= n {
 				p.Report(np.Ref, np.Pos,
 					fmt.Sprintf("RPS on %s is redundant: %d hardware RSS queues already cover the %d CPUs", np.IfName, nd.RxQueues, n),
@@ -64,15 +62,4 @@ var RPSRedundant = &Check{
 			}
 		}
 	},
-}
-
-// netdevs indexes the board's network interfaces by name.
-func netdevs(b *ir.Board) map[string]*ir.NetDev {
-	out := map[string]*ir.NetDev{}
-	for _, m := range b.SoC.Masters {
-		for i := range m.NetDevs {
-			out[m.NetDevs[i].Name] = &m.NetDevs[i]
-		}
-	}
-	return out
 }

@@ -16,9 +16,8 @@ var QueueRange = &Check{
 		"hardware queues the interface declares. The kernel creates queues/rx-0..rx-(n-1) and " +
 		"tx-0..tx-(n-1) only (net/core/net-sysfs.c), so the tuning would fail on the target.",
 	Run: func(p *Pass) {
-		ifs := netdevs(p.Board)
 		for _, np := range p.Board.Policy.Net {
-			nd := ifs[np.IfName]
+			nd := np.Dev
 			if nd == nil {
 				continue // BC0502 reports it
 			}
@@ -47,7 +46,7 @@ var FlowTableRounding = &Check{
 		for _, np := range p.Board.Policy.Net {
 			if c := np.RPSFlowCount; c > 0 && !pow2(uint64(c)) {
 				p.Report(np.Ref, np.Pos,
-					fmt.Sprintf("rpsFlowCount %d of %s is not a power of two; the kernel uses %d", c, np.IfName, roundPow2(uint64(c))))
+					fmt.Sprintf("rpsFlowCount %d of %s is not a power of two; the kernel uses %d", c, np.IfName, ir.FlowTableSize(uint64(c))))
 			}
 		}
 		for _, s := range p.Board.Policy.Sysctls {
@@ -56,7 +55,7 @@ var FlowTableRounding = &Check{
 			}
 			if v, err := strconv.ParseUint(s.Value, 10, 64); err == nil && v > 0 && !pow2(v) {
 				p.Report(s.Ref, s.Pos,
-					fmt.Sprintf("%s = %d is not a power of two; the kernel uses %d", s.Key, v, roundPow2(v)),
+					fmt.Sprintf("%s = %d is not a power of two; the kernel uses %d", s.Key, v, ir.FlowTableSize(v)),
 					Note(ir.Pos{}, "net/core/sysctl_net_core.c: rps_sock_flow_sysctl() rounds up"))
 			}
 		}
@@ -64,11 +63,3 @@ var FlowTableRounding = &Check{
 }
 
 func pow2(v uint64) bool { return v&(v-1) == 0 }
-
-func roundPow2(v uint64) uint64 {
-	r := uint64(1)
-	for r < v {
-		r <<= 1
-	}
-	return r
-}

@@ -78,16 +78,27 @@ func (b *Board) CIdent() string { return CIdent(b.Name) }
 // RAMTop returns one past the highest RAM address of the board, or 0 when no
 // memory is declared.
 func (b *Board) RAMTop() uint64 {
+	top, _ := b.HighestRAM()
+	return top
+}
+
+// HighestRAM returns one past the highest RAM address of the board (2^64-1
+// for a region that reaches the end of the address space) and the region
+// that holds it, or 0 and nil when no memory is declared.
+func (b *Board) HighestRAM() (uint64, *MemRegion) {
 	var top uint64
-	for _, m := range b.Memory {
-		if end := m.Base + m.Size; end > top || end < m.Base {
-			if end < m.Base { // wrapped past 2^64
-				return ^uint64(0)
-			}
-			top = end
+	var at *MemRegion
+	for i := range b.Memory {
+		m := &b.Memory[i]
+		end := m.Base + m.Size
+		if end < m.Base { // wrapped past 2^64
+			return ^uint64(0), m
+		}
+		if end > top {
+			top, at = end, m
 		}
 	}
-	return top
+	return top, at
 }
 
 // SoC is an SoC description.

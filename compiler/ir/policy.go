@@ -44,12 +44,19 @@ type IRQPin struct {
 	CPUs []int
 	Ref  Ref
 	Pos  Pos
+	// Owners are the masters that declare an IRQ of this name, resolved
+	// by lowering; none when the description declares it nowhere.
+	Owners []*Master
 }
 
 // NetPolicy steers one interface's queues.
 type NetPolicy struct {
 	IfName string
 	Ref    Ref
+	// Master and Dev are the master and the interface of that name,
+	// resolved by lowering; nil when no master declares it.
+	Master *Master
+	Dev    *NetDev
 	// RPS[i] and XPS[i] are the CPUs of rx-i and tx-i.
 	RPS          [][]int
 	RPSFlowCount int // -1 when not set
@@ -75,4 +82,46 @@ type Waiver struct {
 	Reason string
 	Pos    Pos
 	OnPos  Pos
+}
+
+// ResolvePolicy points each IRQ pin at the masters that declare its IRQ
+// and each steering policy at its interface. Lowering calls it; a board
+// built by hand in a test calls it once built.
+func (b *Board) ResolvePolicy() {
+	irqs := map[string][]*Master{}
+	devs := map[string]*NetDev{}
+	owner := map[string]*Master{}
+	for _, m := range b.SoC.Masters {
+		for _, q := range m.IRQs {
+			if n := irqs[q.Name]; len(n) == 0 || n[len(n)-1] != m {
+				irqs[q.Name] = append(n, m)
+			}
+		}
+		for i := range m.NetDevs {
+			devs[m.NetDevs[i].Name], owner[m.NetDevs[i].Name] = &m.NetDevs[i], m
+		}
+	}
+	p := &b.Policy
+	for i := range p.IRQs {
+		p.IRQs[i].Owners = irqs[p.IRQs[i].IRQ]
+	}
+	for i := range p.Net {
+		p.Net[i].Dev, p.Net[i].Master = devs[p.Net[i].IfName], owner[p.Net[i].IfName]
+	}
+}
+
+// FlowTableSize returns the size the kernel gives an RFS flow table asked
+// for n entries: n rounded up to a power of two, 0 staying 0
+// (net/core/net-sysfs.c store_rps_dev_flow_table_cnt() for
+// rx-N/rps_flow_cnt, net/core/sysctl_net_core.c rps_sock_flow_sysctl() for
+// net.core.rps_sock_flow_entries).
+func FlowTableSize(n uint64) uint64 {
+	if n <= 1 {
+		return n
+	}
+	r := uint64(1)
+	for r < n {
+		r <<= 1
+	}
+	return r
 }

@@ -72,3 +72,44 @@ func TestAssignRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestFlowTableSize(t *testing.T) {
+	for n, want := range map[uint64]uint64{0: 0, 1: 1, 2: 2, 3: 4, 4096: 4096, 4097: 8192} {
+		if got := FlowTableSize(n); got != want {
+			t.Errorf("FlowTableSize(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestResolvePolicy points pins and steering at what declares them, and at
+// nothing where nothing does.
+func TestResolvePolicy(t *testing.T) {
+	a := &Master{Key: "a", IRQs: []IRQ{{Name: "q"}, {Name: "q"}}, NetDevs: []NetDev{{Name: "eth0"}}}
+	c := &Master{Key: "c", IRQs: []IRQ{{Name: "q"}}}
+	b := &Board{SoC: SoC{Masters: []*Master{a, c}}, Policy: Policy{
+		IRQs: []IRQPin{{IRQ: "q"}, {IRQ: "r"}},
+		Net:  []NetPolicy{{IfName: "eth0"}, {IfName: "eth1"}},
+	}}
+	b.ResolvePolicy()
+	p := b.Policy
+	if len(p.IRQs[0].Owners) != 2 || p.IRQs[0].Owners[0] != a || p.IRQs[0].Owners[1] != c || p.IRQs[1].Owners != nil {
+		t.Errorf("owners: %v and %v, want [a c] and none", p.IRQs[0].Owners, p.IRQs[1].Owners)
+	}
+	if p.Net[0].Master != a || p.Net[0].Dev != &a.NetDevs[0] || p.Net[1].Dev != nil || p.Net[1].Master != nil {
+		t.Errorf("net: %+v", p.Net)
+	}
+}
+
+func TestHighestRAM(t *testing.T) {
+	b := &Board{Memory: []MemRegion{{Base: 0x1_0000_0000, Size: 0x1000}, {Base: 0, Size: 0x1000}}}
+	if top, r := b.HighestRAM(); top != 0x1_0000_1000 || r != &b.Memory[0] {
+		t.Errorf("HighestRAM = %#x, %v", top, r)
+	}
+	b.Memory = append(b.Memory, MemRegion{Base: 0xffff_ffff_0000_0000, Size: 0x2_0000_0000})
+	if top, r := b.HighestRAM(); top != ^uint64(0) || r != &b.Memory[2] {
+		t.Errorf("wrapping region: HighestRAM = %#x, %v", top, r)
+	}
+	if top, r := (&Board{}).HighestRAM(); top != 0 || r != nil {
+		t.Errorf("no memory: HighestRAM = %#x, %v", top, r)
+	}
+}

@@ -84,6 +84,7 @@ func (lw *lowerer) board(n node) *ir.Board {
 		})
 	}
 	b.AssignRefs()
+	b.ResolvePolicy()
 	return b
 }
 

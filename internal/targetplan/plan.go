@@ -88,9 +88,7 @@ func write(w io.Writer, b *ir.Board) error {
 		for q, cpus := range n.RPS {
 			fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
 			if n.RPSFlowCount >= 0 {
-				// net/core/net-sysfs.c store_rps_dev_flow_table_cnt()
-				// rounds the count up to a power of two.
-				fmt.Fprintf(&s, "rpsflow %s %d %d\n", n.IfName, q, roundPow2(n.RPSFlowCount))
+				fmt.Fprintf(&s, "rpsflow %s %d %d\n", n.IfName, q, ir.FlowTableSize(uint64(n.RPSFlowCount)))
 			}
 		}
 		for q, cpus := range n.XPS {
@@ -102,17 +100,4 @@ func write(w io.Writer, b *ir.Board) error {
 	}
 	_, err := io.WriteString(w, s.String())
 	return err
-}
-
-// roundPow2 rounds n up to a power of two (0 stays 0), as
-// store_rps_dev_flow_table_cnt() sizes the flow table.
-func roundPow2(n int) int {
-	if n <= 1 {
-		return n
-	}
-	p := 1
-	for p < n {
-		p <<= 1
-	}
-	return p
 }

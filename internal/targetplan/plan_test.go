@@ -39,7 +39,7 @@ sysctl net/core/rps_sock_flow_entries 4096
 }
 
 // TestState covers each way a master's coherency is decided, the opt-out
-// included, and the flow count the kernel rounds up.
+// included.
 func TestState(t *testing.T) {
 	coherent := &ir.Bus{Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeVerified}}
 	plain := &ir.Bus{}
@@ -54,11 +54,6 @@ func TestState(t *testing.T) {
 	} {
 		if got := state(tc.m); got != tc.want {
 			t.Errorf("state(%+v) = %s, want %s", tc.m.Coherency, got, tc.want)
-		}
-	}
-	for n, want := range map[int]int{0: 0, 1: 1, 3: 4, 4096: 4096, 4097: 8192} {
-		if got := roundPow2(n); got != want {
-			t.Errorf("roundPow2(%d) = %d, want %d", n, got, want)
 		}
 	}
 }
