@@ -11,50 +11,61 @@ import (
 	"boardc.dev/boardc/internal/badcorpus"
 )
 
-// The broken inputs of the loader's corpus; see
-// compiler/load/corpus_test.go for the format of each file.
+// The broken inputs of the loader's corpus; see internal/badcorpus for
+// the format of each file.
 const badCorpus = "../../compiler/load/testdata/bad"
 
 var (
-	// positioned is a diagnostic pointing into a file.
-	positioned = regexp.MustCompile(`(?m)^[^\s:]+:\d+:\d+: error: .+ \[BC\d{4}\]$`)
 	// pathError is a diagnostic about a path that cannot be used.
 	pathError = regexp.MustCompile(`(?m)^[^\s:]+: error: .+ \[BC\d{4}\]$`)
+	// summary is the last line of the text form: the count of errors and
+	// warnings.
+	summary = regexp.MustCompile(`(?m)^\d+ error\(s\), \d+ warning\(s\)\n\z`)
 )
 
-// TestBadCorpusCLI builds every broken input of the loader's corpus: exit
-// 1, a diagnostic in the text form pointing into the input (or at the path
-// for path errors), no panic and nothing written.
+// TestBadCorpusCLI vets and builds every broken input of the loader's
+// corpus from the input's own directory: exit 1, no panic, nothing
+// written, the same stderr from both, and exactly the diagnostics of the
+// case's want.diag section followed by the count of errors and warnings
+// (BOARDC_UPDATE=1 rewrites the section).
 func TestBadCorpusCLI(t *testing.T) {
 	root := t.TempDir()
 	cases := badcorpus.Expand(t, badCorpus, root)
-	t.Chdir(root)
 	t.Setenv("CUE_REGISTRY", "none") // offline: a missing module fails, never fetched
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			if c.Skip != "" {
 				t.Skip(c.Skip)
 			}
+			t.Chdir(c.Dir)
+			var stdout, vetErr bytes.Buffer
+			if code := runWith([]string{"vet", c.Rel}, &stdout, &vetErr); code != exitDiags {
+				t.Errorf("vet: exit %d, want %d", code, exitDiags)
+			}
+			errs := vetErr.String()
+			if strings.Contains(errs, "goroutine ") || strings.Contains(errs, "panic:") {
+				t.Errorf("stderr shows a panic:\n%s", errs)
+			}
+			loc := summary.FindStringIndex(errs)
+			if loc == nil {
+				t.Errorf("stderr does not end with the count of errors and warnings:\n%s", errs)
+			} else {
+				c.Check(t, errs[:loc[0]])
+			}
+
 			out := filepath.Join(root, "out-"+c.Name)
 			if err := os.Mkdir(out, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
-			code := runWith([]string{"build", "-o", out, c.Arg}, &stdout, &stderr)
-			errs := stderr.String()
-			t.Logf("stderr:\n%s", errs)
-			if code != exitDiags {
-				t.Errorf("exit %d, want %d", code, exitDiags)
+			var buildErr bytes.Buffer
+			if code := runWith([]string{"build", "-o", out, c.Rel}, &stdout, &buildErr); code != exitDiags {
+				t.Errorf("build: exit %d, want %d", code, exitDiags)
 			}
-			want := positioned
-			if c.Path {
-				want = pathError
+			if buildErr.String() != errs {
+				t.Errorf("build's stderr differs from vet's:\n%s", buildErr.String())
 			}
-			if !want.MatchString(errs) {
-				t.Errorf("stderr has no line matching %s", want)
-			}
-			if strings.Contains(errs, "goroutine ") || strings.Contains(errs, "panic:") {
-				t.Errorf("stderr shows a panic")
+			if stdout.Len() > 0 {
+				t.Errorf("stdout: %q, want nothing", stdout.String())
 			}
 			if entries, err := os.ReadDir(out); err != nil || len(entries) > 0 {
 				t.Errorf("output directory: %d entries, error %v; want it empty", len(entries), err)

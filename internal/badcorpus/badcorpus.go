@@ -10,6 +10,12 @@
 //	chmod: FILE MODE
 //	             the file's mode after expansion, in octal
 //	want: path   the error is about the path itself (no line is known)
+//
+// Its section want.diag, which is not expanded, holds the diagnostics the
+// input must yield, in the text form `boardc vet` prints (without the
+// count of errors and warnings), as read from the expanded directory:
+// paths are relative to it. BOARDC_UPDATE=1 rewrites the section with the
+// diagnostics the test got.
 package badcorpus
 
 import (
@@ -21,8 +27,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
+
+	"boardc.dev/boardc/internal/golden"
 )
+
+// WantFile is the name of the section holding a case's expected
+// diagnostics.
+const WantFile = "want.diag"
 
 // MinCases is the least number of inputs the corpus must hold.
 const MinCases = 40
@@ -30,8 +43,20 @@ const MinCases = 40
 // Case is one broken input, expanded into a directory.
 type Case struct {
 	Name string
+	// File is the absolute path of the case's txtar file.
+	File string
+	// Dir is the absolute path of the directory the case is expanded
+	// into; the expected diagnostics are those read with Dir as the
+	// working directory.
+	Dir string
 	// Arg is the argument to load, relative to the expansion root.
 	Arg string
+	// Rel is the argument to load, relative to Dir.
+	Rel string
+	// Want is the content of the case's want.diag section; HasWant says
+	// whether it has one.
+	Want    string
+	HasWant bool
 	// Path says the error has no line: the input has no file to point
 	// into, or the path itself is wrong.
 	Path bool
@@ -65,13 +90,28 @@ func expand(t testing.TB, file, root string) Case {
 		t.Fatal(err)
 	}
 	name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-	dir := filepath.Join(root, name)
+	dir, err := filepath.Abs(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := Case{Name: name, Arg: name, Path: true}
-	WriteFiles(t, dir, a.Files)
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Case{Name: name, File: abs, Dir: dir, Arg: name, Rel: ".", Path: true}
+	var inputs []txtar.File
 	for _, f := range a.Files {
+		if f.Name == WantFile {
+			c.Want, c.HasWant = string(f.Data), true
+			continue
+		}
+		inputs = append(inputs, f)
+	}
+	WriteFiles(t, dir, inputs)
+	for _, f := range inputs {
 		if strings.HasSuffix(f.Name, ".cue") && !strings.HasPrefix(f.Name, "cue.mod/") {
 			c.Path = false // a file to point into
 		}
@@ -84,7 +124,8 @@ func expand(t testing.TB, file, root string) Case {
 		}
 		switch key {
 		case "arg":
-			c.Arg = filepath.Join(name, filepath.FromSlash(val))
+			c.Rel = filepath.FromSlash(val)
+			c.Arg = filepath.Join(name, c.Rel)
 		case "want":
 			c.Path = val == "path"
 		case "chmod":
@@ -106,6 +147,62 @@ func expand(t testing.TB, file, root string) Case {
 		}
 	}
 	return c
+}
+
+// Check compares got, the diagnostics of the case in the text form, with
+// its want.diag section and reports the difference as (-want +got). With
+// BOARDC_UPDATE=1 it rewrites the section instead.
+func (c Case) Check(t testing.TB, got string) {
+	t.Helper()
+	if golden.Update() {
+		if !c.HasWant || got != c.Want {
+			if err := setWant(c.File, got); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	switch {
+	case c.Want == "":
+		// cmp.Diff would shorten the lines of got.
+		t.Errorf("%s has no %s section or an empty one (run with BOARDC_UPDATE=1 to write it); got:\n%s", c.File, WantFile, got)
+	case c.Want != got:
+		t.Errorf("diagnostics differ from %s in %s (-want +got):\n%s", WantFile, c.File, cmp.Diff(c.Want, got))
+	}
+}
+
+// setWant rewrites the want.diag section of the archive file with want,
+// as its last section. The file is replaced by a rename, so that a test
+// reading it meanwhile (the loader's and the CLI's tests update the same
+// files) reads it whole.
+func setWant(file, want string) error {
+	a, err := txtar.ParseFile(file)
+	if err != nil {
+		return err
+	}
+	files := a.Files[:0]
+	for _, f := range a.Files {
+		if f.Name != WantFile {
+			files = append(files, f)
+		}
+	}
+	a.Files = append(files, txtar.File{Name: WantFile, Data: []byte(want)})
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".want-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(txtar.Format(a)); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
 }
 
 // WriteFiles writes the files of an archive below dir, making their
