@@ -1,0 +1,98 @@
+package compiler_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/internal/golden"
+)
+
+// casesDir holds the end-to-end cases of TestCases.
+const casesDir = "testdata/cases"
+
+// diagFile is a case's expected diagnostics.
+const diagFile = "stderr.txt"
+
+// TestCases compiles every case of testdata/cases and compares what it
+// gives with what the case expects, as (-want +got); BOARDC_UPDATE=1
+// rewrites the expectations. A case is a directory holding a CUE module
+// (cue.mod/module.cue) whose root package is a board, and its
+// expectations:
+//
+//	expected/    the files the board generates; absent when it has errors
+//	stderr.txt   its diagnostics in the text form boardc prints, without
+//	             the count of errors and warnings, paths relative to the
+//	             case; absent when it has none
+//
+// Adding an edge case is adding a directory.
+func TestCases(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(casesDir, "*", "cue.mod", "module.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatalf("no case in %s", casesDir)
+	}
+	t.Setenv("CUE_REGISTRY", "none") // a case is self-contained
+	for _, mod := range dirs {
+		dir, err := filepath.Abs(filepath.Dir(filepath.Dir(mod)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			// Positions are shown relative to the directory the
+			// compiler is made in.
+			t.Chdir(dir)
+			c, err := compiler.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Compile(".", compiler.Options{})
+			golden.Check(t, filepath.Join(dir, "expected"), r.Files)
+			var got strings.Builder
+			if err := r.Diagnostics.WriteText(&got); err != nil {
+				t.Fatal(err)
+			}
+			checkDiagnostics(t, filepath.Join(dir, diagFile), got.String())
+		})
+	}
+}
+
+// checkDiagnostics compares got with the content of file, which is
+// absent when there are none, or rewrites the file with BOARDC_UPDATE=1.
+func checkDiagnostics(t *testing.T, file, got string) {
+	t.Helper()
+	if golden.Update() {
+		var err error
+		if got == "" {
+			err = os.Remove(file)
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+		} else {
+			err = os.WriteFile(file, []byte(got), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	switch {
+	case len(want) == 0 && got != "":
+		// cmp.Diff would shorten the lines of got.
+		t.Errorf("no diagnostics expected (%s is absent or empty; run with BOARDC_UPDATE=1 to write it), got:\n%s", file, got)
+	case string(want) != got:
+		t.Errorf("diagnostics differ from %s (-want +got):\n%s", file, cmp.Diff(string(want), got))
+	}
+}
