@@ -1,5 +1,10 @@
-// Package outputs defines what every emitter produces: generated files as
-// data, and the header conventions they share. Each emitter lives in its
+// Package outputs defines what every emitter produces, generated files as
+// data, and the printer every emitter writes them with. The printer
+// records, for each line it prints, the description elements and
+// positions the line comes from (the file's annotations), writes the
+// provenance comments of the outputs from that same data, and owns
+// escaping: one policy per output language (see Lang), so that no
+// description can inject text into an output. Each emitter lives in its
 // own package below this one and sees only the IR.
 package outputs
 
@@ -10,10 +15,108 @@ import (
 )
 
 // File is one generated file: its path relative to the board's output
-// directory, and its content.
+// directory, its content, and where its lines come from.
 type File struct {
 	Path string
 	Data []byte
+	// Annotations give the origin of the file's lines that come from the
+	// description, in line order; boilerplate lines have none.
+	Annotations []Annotation
+}
+
+// Annotation is the origin of the lines Line to End (1-based, inclusive)
+// of a file.
+type Annotation struct {
+	Line, End int
+	Origin
+}
+
+// Origin is what generated lines come from: the description elements they
+// are made from, by ref, the positions of the facts behind them, and the
+// names they define or set (a DT property, a C symbol, a runtime path, an
+// IRQ action name, a sysctl), so that a tool can find the lines of a name
+// without reading the generated text.
+type Origin struct {
+	Refs  []ir.Ref
+	Pos   []ir.Pos
+	Names []string
+}
+
+// From returns the origin of lines made from the element ref after the
+// facts at pos. An empty ref and invalid positions are left out.
+func From(ref ir.Ref, pos ...ir.Pos) Origin {
+	return Origin{}.And(ref, pos...)
+}
+
+// And returns o with the element ref and the positions pos added.
+func (o Origin) And(ref ir.Ref, pos ...ir.Pos) Origin {
+	var refs []ir.Ref
+	if ref != "" {
+		refs = []ir.Ref{ref}
+	}
+	return o.merge(Origin{Refs: refs, Pos: pos})
+}
+
+// Named returns o with the names added.
+func (o Origin) Named(names ...string) Origin {
+	return o.merge(Origin{Names: names})
+}
+
+// IsZero reports whether o names nothing.
+func (o Origin) IsZero() bool {
+	return len(o.Refs) == 0 && len(o.Pos) == 0 && len(o.Names) == 0
+}
+
+// merge returns the union of o and x, o's entries first, without
+// duplicates. It never writes to the slices of o or x, which lines share.
+func (o Origin) merge(x Origin) Origin {
+	if x.IsZero() {
+		return o
+	}
+	return Origin{
+		Refs:  union(o.Refs, x.Refs, func(r ir.Ref) bool { return r != "" }, func(r ir.Ref) ir.Ref { return r }),
+		Pos:   union(o.Pos, x.Pos, ir.Pos.IsValid, ir.Pos.Short),
+		Names: union(o.Names, x.Names, func(s string) bool { return s != "" }, func(s string) string { return s }),
+	}
+}
+
+// union appends to a copy of a the valid elements of b whose key a does
+// not hold yet; it returns a itself when there are none.
+func union[T any, K comparable](a, b []T, valid func(T) bool, key func(T) K) []T {
+	var out []T
+	for _, x := range b {
+		if !valid(x) || containsKey(a, key(x), key) || containsKey(out, key(x), key) {
+			continue
+		}
+		if out == nil {
+			out = make([]T, 0, len(a)+len(b))
+			out = append(out, a...)
+		}
+		out = append(out, x)
+	}
+	if out == nil {
+		return a
+	}
+	return out
+}
+
+func containsKey[T any, K comparable](s []T, k K, key func(T) K) bool {
+	for _, x := range s {
+		if key(x) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// LineOrigin returns the origin of line n of f (1-based), the zero Origin
+// for a boilerplate line.
+func (f File) LineOrigin(n int) Origin {
+	i := sort.Search(len(f.Annotations), func(i int) bool { return f.Annotations[i].End >= n })
+	if i < len(f.Annotations) && f.Annotations[i].Line <= n {
+		return f.Annotations[i].Origin
+	}
+	return Origin{}
 }
 
 // Emitter turns a board into files. Emit must be deterministic: the same

@@ -1,0 +1,313 @@
+package outputs
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// Printer writes one generated file line by line, in the manner of
+// protogen's GeneratedFile.P, and records the origin of every line it
+// writes (see Origin). It applies its language's escaping to every value
+// handed to it as text or as a string.
+type Printer struct {
+	lang  *Lang
+	buf   bytes.Buffer
+	lines int // lines written
+	anns  []Annotation
+}
+
+// NewPrinter returns a printer of a file in lang.
+func NewPrinter(lang *Lang) *Printer { return &Printer{lang: lang} }
+
+// Lang returns the printer's language.
+func (p *Printer) Lang() *Lang { return p.lang }
+
+// Str is a string from the description, printed as one literal or word of
+// the printer's language: a C or DTS string literal, a single-quoted shell
+// word, an argument of a systemd Exec*= line.
+type Str string
+
+// Quoted is free text (parts as in Text) printed as one literal or word,
+// like a Str, once made one line: a message a script prints, say.
+type Quoted []any
+
+// Text is free text: its parts are printed one after the other, and made
+// safe for where they land (a comment, a setting's value). A part is a
+// string or a number; an ir.Pos prints as src:line and adds the position
+// to the origin of the line; an Origin prints nothing and adds to the
+// origin of the line.
+type Text []any
+
+// T returns the text of parts.
+func T(parts ...any) Text { return Text(parts) }
+
+// Note is a comment after the code of a line (" /* ... */", " # ..."),
+// with parts as in Text. After code that ends in a blank, such as a tab,
+// the comment opens without another space.
+type Note []any
+
+// N returns the note of parts.
+func N(parts ...any) Note { return Note(parts) }
+
+// Code is a paragraph of a comment that is code: each line printed as it
+// is (still made safe for the comment), never wrapped.
+type Code string
+
+// P prints one line made of v, one part after the other. A string, a
+// number or a fmt.Stringer is code, written as it is: the emitter's own
+// text, numbers, and identifiers and paths a schema pattern keeps to the
+// language's syntax. Text from the description must be passed as a Str,
+// a Text or a Note. An Origin part prints nothing and adds to the origin
+// of the line, as the positions of a Note or a Text do. A part holding a
+// newline makes P print several lines, which all get the origin.
+func (p *Printer) P(v ...any) {
+	var o Origin
+	var line strings.Builder
+	for _, x := range v {
+		switch x := x.(type) {
+		case Origin:
+			o = o.merge(x)
+		case Str:
+			line.WriteString(p.lang.str(string(x)))
+		case Quoted:
+			s, xo := p.render(Text(x))
+			o = o.merge(xo)
+			line.WriteString(p.lang.str(oneLine(s)))
+		case Text:
+			if p.lang.text == nil {
+				panic("outputs: free text outside a comment or string in " + p.lang.Name)
+			}
+			s, xo := p.render(x)
+			o = o.merge(xo)
+			line.WriteString(p.lang.text(s))
+		case Note:
+			if p.lang.trailOpen == "" {
+				panic("outputs: no comment after code in " + p.lang.Name)
+			}
+			s, xo := p.render(Text(x))
+			o = o.merge(xo)
+			open := p.lang.trailOpen
+			if str := line.String(); strings.HasSuffix(str, " ") || strings.HasSuffix(str, "\t") {
+				open = strings.TrimLeft(open, " ")
+			}
+			line.WriteString(open + p.lang.comment(s) + p.lang.trailClose)
+		case string:
+			line.WriteString(x)
+		case ir.Pos:
+			panic("outputs: a position in code; print it in a Note or a Text")
+		default:
+			fmt.Fprint(&line, x)
+		}
+	}
+	p.write(line.String(), o)
+}
+
+// write writes s and a newline, and records o as the origin of the lines
+// it spans.
+func (p *Printer) write(s string, o Origin) {
+	first := p.lines + 1
+	p.buf.WriteString(s)
+	p.buf.WriteByte('\n')
+	p.lines += strings.Count(s, "\n") + 1
+	p.annotate(first, p.lines, o)
+}
+
+// annotate records o as the origin of lines first to last, merging it
+// into the previous annotation where that ends just before and has the
+// same origin.
+func (p *Printer) annotate(first, last int, o Origin) {
+	if o.IsZero() {
+		return
+	}
+	if n := len(p.anns); n > 0 && p.anns[n-1].End == first-1 && sameOrigin(p.anns[n-1].Origin, o) {
+		p.anns[n-1].End = last
+		return
+	}
+	p.anns = append(p.anns, Annotation{Line: first, End: last, Origin: o})
+}
+
+func sameOrigin(a, b Origin) bool {
+	if len(a.Refs) != len(b.Refs) || len(a.Pos) != len(b.Pos) || len(a.Names) != len(b.Names) {
+		return false
+	}
+	for i := range a.Refs {
+		if a.Refs[i] != b.Refs[i] {
+			return false
+		}
+	}
+	for i := range a.Pos {
+		if a.Pos[i] != b.Pos[i] {
+			return false
+		}
+	}
+	for i := range a.Names {
+		if a.Names[i] != b.Names[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Raw writes s, fixed text of the emitter's own spanning whole lines, as
+// it is; its lines have no origin. A missing final newline is added.
+func (p *Printer) Raw(s string) {
+	p.write(strings.TrimSuffix(s, "\n"), Origin{})
+}
+
+// render returns the text of t and the origin its parts add.
+func (p *Printer) render(t Text) (string, Origin) {
+	var b strings.Builder
+	var o Origin
+	for _, x := range t {
+		switch x := x.(type) {
+		case Origin:
+			o = o.merge(x)
+		case ir.Pos:
+			b.WriteString(x.Short())
+			o = o.merge(Origin{Pos: []ir.Pos{x}})
+		case Text:
+			s, xo := p.render(x)
+			b.WriteString(s)
+			o = o.merge(xo)
+		case string:
+			b.WriteString(x)
+		default:
+			fmt.Fprint(&b, x)
+		}
+	}
+	return b.String(), o
+}
+
+// Block is a comment being written line by line; see Printer.Block.
+type Block struct {
+	p      *Printer
+	indent string
+}
+
+// Block opens a comment indented by indent, whose lines are then written
+// with Line and which End closes: a block comment in C and DTS, a run of
+// '#' lines elsewhere.
+func (p *Printer) Block(indent string) *Block {
+	if p.lang.open != "" {
+		p.write(indent+p.lang.open, Origin{})
+	}
+	return &Block{p: p, indent: indent}
+}
+
+// Line writes one line of the comment made of parts, as in Text, never
+// wrapped; no parts write an empty comment line.
+func (c *Block) Line(parts ...any) {
+	s, o := c.p.render(Text(parts))
+	c.line(s, o)
+}
+
+func (c *Block) line(s string, o Origin) {
+	l := c.p.lang
+	if s == "" {
+		c.p.write(c.indent+l.prefix, o)
+		return
+	}
+	c.p.write(c.indent+l.prefix+" "+l.comment(s), o)
+}
+
+// code writes a line of a code paragraph: after the prefix with no space,
+// the line holding its own indentation.
+func (c *Block) code(s string, o Origin) {
+	c.p.write(c.indent+c.p.lang.prefix+c.p.lang.comment(s), o)
+}
+
+// End closes the comment.
+func (c *Block) End() {
+	if c.p.lang.close != "" {
+		c.p.write(c.indent+c.p.lang.close, Origin{})
+	}
+}
+
+// Comment writes a comment of paragraphs, indented by indent (tabs):
+// each a string or a Text (wrapped at the language's width, if it has
+// one), or a Code paragraph; paragraphs are separated by an empty comment
+// line. A single text paragraph that fits on one line becomes a one-line
+// comment. An Origin among v, and the positions the paragraphs print, are
+// the origin of every line of text of the comment.
+func (p *Printer) Comment(indent string, v ...any) {
+	var o Origin
+	type para struct {
+		text string
+		code bool
+	}
+	var paras []para
+	for _, x := range v {
+		switch x := x.(type) {
+		case Origin:
+			o = o.merge(x)
+		case Code:
+			paras = append(paras, para{string(x), true})
+		case Text:
+			s, xo := p.render(x)
+			o = o.merge(xo)
+			paras = append(paras, para{text: s})
+		default:
+			s, xo := p.render(Text{x})
+			o = o.merge(xo)
+			paras = append(paras, para{text: s})
+		}
+	}
+	l := p.lang
+	col := 8 * strings.Count(indent, "\t")
+	if len(paras) == 1 && !paras[0].code {
+		text := l.comment(paras[0].text)
+		one := l.prefix + " " + text
+		if l.open != "" {
+			one = l.open + " " + text + " " + strings.TrimSpace(l.close)
+		}
+		if l.width == 0 || col+utf8.RuneCountInString(one) <= l.width {
+			p.write(indent+one, o)
+			return
+		}
+	}
+	c := p.Block(indent)
+	for i, para := range paras {
+		if i > 0 {
+			c.line("", Origin{})
+		}
+		if para.code {
+			for _, s := range strings.Split(para.text, "\n") {
+				c.code(s, o)
+			}
+			continue
+		}
+		if l.width == 0 {
+			c.line(para.text, o)
+			continue
+		}
+		// Wrap at the width: each line holds the indent, the prefix, a
+		// space and words.
+		line := ""
+		for _, word := range strings.Fields(l.comment(para.text)) {
+			if line != "" && col+len(l.prefix)+1+utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > l.width {
+				c.line(line, o)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		if line != "" {
+			c.line(line, o)
+		}
+	}
+	c.End()
+}
+
+// File returns the printed file at path.
+func (p *Printer) File(path string) File {
+	return File{Path: path, Data: p.buf.Bytes(), Annotations: p.anns}
+}
+
+// String returns the text printed so far.
+func (p *Printer) String() string { return p.buf.String() }
