@@ -25,22 +25,22 @@ var Emitter = outputs.Emitter{Name: "dts", Emit: Emit}
 // Emit returns the board's fragment, <board>.dtsi, and the same changes as
 // an overlay, <board>.dtso.
 func Emit(b *ir.Board) []outputs.File {
-	var w writer
-	w.header(b, "Include at the end of "+dtsName(b)+".")
-	nodes := plan(b)
-	for _, n := range nodes {
-		w.node(n)
+	p := outputs.NewPrinter(outputs.DTS)
+	header(p, b, "Include at the end of "+dtsName(b)+".")
+	for _, n := range plan(b) {
+		node(p, n, false)
 	}
-	return []outputs.File{
-		{Path: b.Name + ".dtsi", Data: []byte(w.String())},
-		Overlay(b),
-	}
+	return []outputs.File{p.File(b.Name + ".dtsi"), Overlay(b)}
 }
 
-// prop is one property line with the CUE position that caused it.
+// prop is one property line, what it comes from and the comment that
+// says so.
 type prop struct {
+	name string // "dma-coherent"
 	text string // "dma-coherent;"
-	why  string // provenance comment text
+	// why is the provenance comment: prose and the positions it names.
+	why    outputs.Note
+	origin outputs.Origin
 }
 
 // dtNode is one &ref { ... }; block.
@@ -48,7 +48,9 @@ type dtNode struct {
 	ref   string
 	path  string
 	title string
-	props []prop
+	// origin is that of the element the node is titled after.
+	origin outputs.Origin
+	props  []prop
 	// bus is set when the node carries a dma-ranges: the overlay restates
 	// its cell counts.
 	bus *ir.Bus
@@ -58,11 +60,11 @@ type dtNode struct {
 // path so the output does not depend on declaration order.
 func plan(b *ir.Board) []*dtNode {
 	byPath := map[string]*dtNode{}
-	get := func(n ir.Node, title string) *dtNode {
+	get := func(n ir.Node, title string, ref ir.Ref) *dtNode {
 		if d, ok := byPath[n.Path]; ok {
 			return d
 		}
-		d := &dtNode{ref: n.Ref(), path: n.Path, title: title}
+		d := &dtNode{ref: n.Ref(), path: n.Path, title: title, origin: outputs.From(ref, n.Pos)}
 		byPath[n.Path] = d
 		return d
 	}
@@ -70,38 +72,50 @@ func plan(b *ir.Board) []*dtNode {
 		if !bus.HasDMARanges {
 			continue
 		}
-		n := get(bus.Node, "bus "+bus.Key)
+		n := get(bus.Node, "bus "+bus.Key, bus.Ref)
 		n.bus = bus
 		n.props = append(n.props, prop{
-			text: rangesProp(bus, &b.SoC, bus.DMARanges),
-			why:  bus.DMARangesPos.Short(),
+			name:   "dma-ranges",
+			text:   rangesProp(bus, &b.SoC, bus.DMARanges),
+			why:    outputs.N(bus.DMARangesPos),
+			origin: outputs.From(bus.Ref),
 		})
 	}
 	for _, bus := range ancestorsNeedingRanges(b) {
-		n := get(bus.Node, "bus "+bus.Key)
+		n := get(bus.Node, "bus "+bus.Key, bus.Ref)
 		n.bus = bus
 		n.props = append(n.props, prop{
-			text: rangesProp(bus, &b.SoC, nil),
-			why:  "identity, so that of_dma_get_range() reaches the translation above; " + bus.Pos.Short(),
+			name:   "dma-ranges",
+			text:   rangesProp(bus, &b.SoC, nil),
+			why:    outputs.N("identity, so that of_dma_get_range() reaches the translation above; ", bus.Pos),
+			origin: outputs.From(bus.Ref),
 		})
 	}
 	for _, m := range b.SoC.Masters {
-		var p prop
+		p := prop{name: "dma-coherent", origin: outputs.From(m.Ref)}
 		switch m.Coherence() {
 		case ir.Inherited:
-			p = prop{"dma-coherent;", "bus " + m.Bus.Key + " is coherent for all masters, " + m.Bus.Coherency.Pos.Short()}
+			p.why = outputs.N("bus ", m.Bus.Key, " is coherent for all masters, ", m.Bus.Coherency.Pos)
+			p.origin = p.origin.And(m.Bus.Ref)
 		case ir.Verified:
-			p = prop{"dma-coherent;", "verified, " + m.Coherency.Pos.Short()}
+			p.why = outputs.N("verified, ", m.Coherency.Pos)
 		case ir.OptedOut:
-			p = prop{"dma-noncoherent;", "opts out of coherent bus " + m.Bus.Key + ", " + m.Coherency.Pos.Short()}
+			p.name = "dma-noncoherent"
+			p.why = outputs.N("opts out of coherent bus ", m.Bus.Key, ", ", m.Coherency.Pos)
 		default:
 			continue
 		}
-		n := get(m.Node, "master "+m.Key)
+		p.text = p.name + ";"
+		n := get(m.Node, "master "+m.Key, m.Ref)
 		n.props = append(n.props, p)
 	}
 	out := make([]*dtNode, 0, len(byPath))
 	for _, n := range byPath {
+		for _, p := range n.props {
+			for _, r := range p.origin.Refs {
+				n.origin = n.origin.And(r)
+			}
+		}
 		out = append(out, n)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
@@ -186,8 +200,6 @@ func Cells(v uint64, n int) []string {
 	return out
 }
 
-type writer struct{ strings.Builder }
-
 // dtsName names the board's upstream .dts in headers.
 func dtsName(b *ir.Board) string {
 	if b.DTS != "" {
@@ -198,17 +210,20 @@ func dtsName(b *ir.Board) string {
 
 // header writes the SPDX line and the comment every device-tree output
 // opens with; use says how the file is consumed.
-func (w *writer) header(b *ir.Board, use string) {
-	w.WriteString("// SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)\n")
-	w.WriteString("/*\n * " + outputs.GeneratedNotice + "\n *\n")
-	fmt.Fprintf(w, " * Board %s", b.Name)
+func header(p *outputs.Printer, b *ir.Board, use string) {
+	p.P("// SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)")
+	c := p.Block("")
+	c.Line(outputs.GeneratedNotice)
+	c.Line()
+	board := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
 	if b.Model != "" {
-		fmt.Fprintf(w, " (%s)", b.Model)
+		board = append(board, outputs.From(ir.RefModel), " (", b.Model, ")")
 	}
-	fmt.Fprintf(w, ", SoC %s.\n", b.SoC.Name)
-	w.WriteString(" * " + use + "\n")
-	w.WriteString(" * Each property names the description line it comes from.\n *\n")
-	w.WriteString(" * Interconnect coherency:\n")
+	c.Line(board, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ".")
+	c.Line(use)
+	c.Line("Each property names the description line it comes from.")
+	c.Line()
+	c.Line("Interconnect coherency:")
 	for _, bus := range b.SoC.Buses {
 		state := "not coherent"
 		switch {
@@ -217,15 +232,24 @@ func (w *writer) header(b *ir.Board, use string) {
 		case bus.Coherency.Coherent:
 			state = "coherent for verified masters"
 		}
-		fmt.Fprintf(w, " *   %s (%s): %s (%s)\n", bus.Key, bus.Node.Path, state, bus.Coherency.Pos.Short())
+		c.Line(outputs.From(bus.Ref), "  ", bus.Key, " (", bus.Node.Path, "): ", state, " (", bus.Coherency.Pos, ")")
 	}
-	w.WriteString(" */\n")
+	c.End()
 }
 
-func (w *writer) node(n *dtNode) {
-	fmt.Fprintf(w, "\n/* %s: %s */\n%s {\n", n.title, n.path, n.ref)
-	for _, p := range n.props {
-		fmt.Fprintf(w, "\t%s /* %s */\n", p.text, p.why)
+// node writes one node of the fragment or, with overlay, of the overlay.
+func node(p *outputs.Printer, n *dtNode, overlay bool) {
+	p.P()
+	p.Comment("", n.origin, n.title+": "+n.path)
+	p.P(n.origin, n.ref, " {")
+	if bus := n.bus; overlay && bus != nil {
+		o := outputs.From(bus.Ref)
+		why := outputs.N("unchanged, restated for dtc's dma-ranges check, ", bus.CellsPos)
+		p.P(o.Named("#address-cells"), "\t#address-cells = <", bus.AddressCells, ">;", why)
+		p.P(o.Named("#size-cells"), "\t#size-cells = <", bus.SizeCells, ">;", why)
 	}
-	w.WriteString("};\n")
+	for _, pr := range n.props {
+		p.P(pr.origin.Named(pr.name), "\t", pr.text, pr.why)
+	}
+	p.P("};")
 }

@@ -1,8 +1,6 @@
 package dts
 
 import (
-	"fmt"
-
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
 )
@@ -25,28 +23,20 @@ import (
 // A board with nothing to change yields an overlay with an empty root and
 // no fragment, which applies as a no-op.
 func Overlay(b *ir.Board) outputs.File {
-	var w writer
-	w.header(b, "Apply over the dtb built from "+dtsName(b)+" with dtc -@.")
-	w.WriteString("\n/dts-v1/;\n/plugin/;\n")
+	p := outputs.NewPrinter(outputs.DTS)
+	header(p, b, "Apply over the dtb built from "+dtsName(b)+" with dtc -@.")
+	p.P()
+	p.P("/dts-v1/;")
+	p.P("/plugin/;")
 	nodes := plan(b)
 	if len(nodes) == 0 {
-		w.WriteString("\n/* Nothing to change on this board. */\n/ {\n};\n")
+		p.P()
+		p.Comment("", "Nothing to change on this board.")
+		p.P("/ {")
+		p.P("};")
 	}
 	for _, n := range nodes {
-		w.overlayNode(b, n)
+		node(p, n, true)
 	}
-	return outputs.File{Path: b.Name + ".dtso", Data: []byte(w.String())}
-}
-
-func (w *writer) overlayNode(b *ir.Board, n *dtNode) {
-	fmt.Fprintf(w, "\n/* %s: %s */\n%s {\n", n.title, n.path, n.ref)
-	if bus := n.bus; bus != nil {
-		why := "unchanged, restated for dtc's dma-ranges check, " + bus.CellsPos.Short()
-		fmt.Fprintf(w, "\t#address-cells = <%d>; /* %s */\n", bus.AddressCells, why)
-		fmt.Fprintf(w, "\t#size-cells = <%d>; /* %s */\n", bus.SizeCells, why)
-	}
-	for _, p := range n.props {
-		fmt.Fprintf(w, "\t%s /* %s */\n", p.text, p.why)
-	}
-	w.WriteString("};\n")
+	return p.File(b.Name + ".dtso")
 }
