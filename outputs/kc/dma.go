@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
 )
 
 // dmaHowto is where the kernel teaches DMA mask setup.
@@ -54,9 +55,9 @@ func Widths(b *ir.Board) []Width {
 	return out
 }
 
-// source returns the provenance of the entry: the master that set its
-// width, and every master when they disagree.
-func (w Width) source() string {
+// source returns the provenance of the entry, as comment text: the master
+// that set its width, and every master when they disagree.
+func (w Width) source() outputs.Text {
 	var narrow *ir.Master
 	mixed := false
 	for _, m := range w.Masters {
@@ -72,18 +73,31 @@ func (w Width) source() string {
 		for i, m := range w.Masters {
 			keys[i] = m.Key
 		}
-		return strings.Join(keys, ", ") + ", " + narrow.DMABitsPos.Short()
+		return outputs.T(strings.Join(keys, ", "), ", ", narrow.DMABitsPos)
 	}
 	var parts []string
 	for _, m := range w.Masters {
 		parts = append(parts, fmt.Sprintf("%s %d", m.Key, m.DMABits))
 	}
-	return "narrowest of " + strings.Join(parts, ", ") + "; " + narrow.DMABitsPos.Short()
+	return outputs.T("narrowest of ", strings.Join(parts, ", "), "; ", narrow.DMABitsPos)
 }
 
-// masterTitle describes a master: key, node, driver, whether the board
-// enables it, width and the position of the width.
-func masterTitle(m *ir.Master) string {
+// origin returns the origin of the entry's lines: every master with the
+// compatible, and the width of the narrowest.
+func (w Width) origin() outputs.Origin {
+	var o outputs.Origin
+	for _, m := range w.Masters {
+		o = o.And(m.Ref)
+		if m.DMABits == w.Bits {
+			o = o.And("", m.DMABitsPos)
+		}
+	}
+	return o.Named(w.Compatible)
+}
+
+// masterTitle describes a master, as comment text: key, node, driver,
+// whether the board enables it, width and the position of the width.
+func masterTitle(m *ir.Master) outputs.Text {
 	s := m.Key + ": " + m.Node.Path
 	if m.Driver != "" {
 		s += " (" + m.Driver + ")"
@@ -91,99 +105,104 @@ func masterTitle(m *ir.Master) string {
 	if !m.Enabled {
 		s += ", disabled on this board"
 	}
-	return fmt.Sprintf("%s, %d-bit DMA, %s", s, m.DMABits, m.DMABitsPos.Short())
+	return outputs.T(s, fmt.Sprintf(", %d-bit DMA, ", m.DMABits), m.DMABitsPos)
 }
 
 // dmaDecls writes the DMA prototypes of the header.
-func (g *gen) dmaDecls(w *writer) {
-	w.blank()
-	w.comment("", "DMA masks ("+dmaHowto+"). Each function sets the master's declared width with "+
+func (g *gen) dmaDecls(w *outputs.Printer) {
+	w.P()
+	w.Comment("", "DMA masks ("+dmaHowto+"). Each function sets the master's declared width with "+
 		"dma_set_mask_and_coherent() (include/linux/dma-mapping.h) and returns its error; "+
 		"call it in probe, before the first DMA mapping or allocation.")
 	for _, m := range g.b.SoC.Masters {
-		w.comment("", fmt.Sprintf("%s: %d-bit DMA, %s", m.Key, m.DMABits, m.DMABitsPos.Short()))
-		w.f("int %s(struct device *dev);", SetupFunc(g.b, m))
+		fn := SetupFunc(g.b, m)
+		o := outputs.From(m.Ref, m.DMABitsPos)
+		w.Comment("", o, outputs.T(m.Key, fmt.Sprintf(": %d-bit DMA, ", m.DMABits), m.DMABitsPos))
+		w.P(o.Named(fn), "int ", fn, "(struct device *dev);")
 	}
-	w.blank()
-	w.comment("", "For drivers that probe several variants: "+g.p+"_dma_bits() returns the DMA width "+
+	w.P()
+	w.Comment("", "For drivers that probe several variants: "+g.p+"_dma_bits() returns the DMA width "+
 		"declared for a compatible string, 0 for one the board does not describe; "+
 		g.p+"_dma_setup_compatible() sets the mask of that width, or returns -ENODEV "+
 		"for an unknown compatible.")
-	w.f("unsigned int %s_dma_bits(const char *compatible);", g.p)
-	w.f("int %s_dma_setup_compatible(struct device *dev,", g.p)
-	w.f("%sconst char *compatible);", align("int "+g.p+"_dma_setup_compatible("))
+	w.P(masters(g.p+"_dma_bits"), "unsigned int ", g.p, "_dma_bits(const char *compatible);")
+	w.P(masters(g.p+"_dma_setup_compatible"), "int ", g.p, "_dma_setup_compatible(struct device *dev,")
+	w.P(align("int "+g.p+"_dma_setup_compatible("), "const char *compatible);")
 }
 
 // dmaDefs writes the DMA functions and the width table of the source.
-func (g *gen) dmaDefs(w *writer) {
-	w.blank()
-	w.comment("", "A DMA mask above 32 bits never fails, so there is no fallback to 32 bits; "+
+func (g *gen) dmaDefs(w *outputs.Printer) {
+	w.P()
+	w.Comment("", "A DMA mask above 32 bits never fails, so there is no fallback to 32 bits; "+
 		"a narrower one fails only where the platform cannot serve it ("+dmaHowto+").")
 	for _, m := range g.b.SoC.Masters {
-		w.blank()
-		w.comment("", masterTitle(m))
-		w.f("int %s(struct device *dev)", SetupFunc(g.b, m))
-		w.f("{")
-		w.f("\tint err;")
-		w.blank()
-		w.f("\terr = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(%d));", m.DMABits)
-		w.f("\tif (err)")
-		w.f("\t\tdev_err(dev, \"no suitable DMA: %d-bit mask refused: %%d\\n\", err);", m.DMABits)
-		w.f("\treturn err;")
-		w.f("}")
+		fn := SetupFunc(g.b, m)
+		o := outputs.From(m.Ref, m.DMABitsPos)
+		w.P()
+		w.Comment("", o, masterTitle(m))
+		w.P(o.Named(fn), "int ", fn, "(struct device *dev)")
+		w.P("{")
+		w.P("\tint err;")
+		w.P()
+		w.P(o, "\terr = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(", m.DMABits, "));")
+		w.P("\tif (err)")
+		w.P(o, "\t\tdev_err(dev, \"no suitable DMA: ", m.DMABits, "-bit mask refused: %d\\n\", err);")
+		w.P("\treturn err;")
+		w.P("}")
 	}
 
 	widths := Widths(g.b)
 	table := g.p + "_dma_widths"
-	w.blank()
-	w.comment("", "DMA width by compatible string. A compatible shared by masters of different "+
+	w.P()
+	w.Comment("", "DMA width by compatible string. A compatible shared by masters of different "+
 		"widths gets the narrowest: a narrower mask is always safe.")
-	w.f("struct boardc_dma_width {")
-	w.f("\tconst char *compatible;")
-	w.f("\tunsigned int dma_bits;")
-	w.f("};")
+	w.P(named("boardc_dma_width"), "struct boardc_dma_width {")
+	w.P("\tconst char *compatible;")
+	w.P("\tunsigned int dma_bits;")
+	w.P("};")
 	if len(widths) > 0 {
-		w.blank()
-		w.f("static const struct boardc_dma_width %s[] = {", table)
+		w.P()
+		w.P(masters(table), "static const struct boardc_dma_width ", table, "[] = {")
 		for _, e := range widths {
-			w.comment("\t", e.source())
-			w.f("\t{ .compatible = %s, .dma_bits = %d },", cString(e.Compatible), e.Bits)
+			o := e.origin()
+			w.Comment("\t", o, e.source())
+			w.P(o, "\t{ .compatible = ", outputs.Str(e.Compatible), ", .dma_bits = ", e.Bits, " },")
 		}
-		w.f("};")
+		w.P("};")
 	}
 
-	w.blank()
-	w.f("unsigned int %s_dma_bits(const char *compatible)", g.p)
-	w.f("{")
+	w.P()
+	w.P(masters(g.p+"_dma_bits"), "unsigned int ", g.p, "_dma_bits(const char *compatible)")
+	w.P("{")
 	if len(widths) > 0 {
-		w.f("\tunsigned int i;")
-		w.blank()
-		w.f("\tif (!compatible)")
-		w.f("\t\treturn 0;")
-		w.f("\tfor (i = 0; i < ARRAY_SIZE(%s); i++)", table)
-		w.f("\t\tif (!strcmp(%s[i].compatible, compatible))", table)
-		w.f("\t\t\treturn %s[i].dma_bits;", table)
+		w.P("\tunsigned int i;")
+		w.P()
+		w.P("\tif (!compatible)")
+		w.P("\t\treturn 0;")
+		w.P("\tfor (i = 0; i < ARRAY_SIZE(", table, "); i++)")
+		w.P("\t\tif (!strcmp(", table, "[i].compatible, compatible))")
+		w.P("\t\t\treturn ", table, "[i].dma_bits;")
 	}
-	w.f("\treturn 0;")
-	w.f("}")
+	w.P("\treturn 0;")
+	w.P("}")
 
-	w.blank()
-	w.f("int %s_dma_setup_compatible(struct device *dev,", g.p)
-	w.f("%sconst char *compatible)", align("int "+g.p+"_dma_setup_compatible("))
-	w.f("{")
-	w.f("\tunsigned int bits = %s_dma_bits(compatible);", g.p)
-	w.f("\tint err;")
-	w.blank()
-	w.f("\tif (!bits) {")
-	w.f("\t\tdev_err(dev, \"no DMA width described for %%s\\n\", compatible);")
-	w.f("\t\treturn -ENODEV;")
-	w.f("\t}")
-	w.f("\terr = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));")
-	w.f("\tif (err)")
-	w.f("\t\tdev_err(dev, \"no suitable DMA: %%u-bit mask refused: %%d\\n\",")
-	w.f("\t\t\tbits, err);")
-	w.f("\treturn err;")
-	w.f("}")
+	w.P()
+	w.P(masters(g.p+"_dma_setup_compatible"), "int ", g.p, "_dma_setup_compatible(struct device *dev,")
+	w.P(align("int "+g.p+"_dma_setup_compatible("), "const char *compatible)")
+	w.P("{")
+	w.P("\tunsigned int bits = ", g.p, "_dma_bits(compatible);")
+	w.P("\tint err;")
+	w.P()
+	w.P("\tif (!bits) {")
+	w.P("\t\tdev_err(dev, \"no DMA width described for %s\\n\", compatible);")
+	w.P("\t\treturn -ENODEV;")
+	w.P("\t}")
+	w.P("\terr = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));")
+	w.P("\tif (err)")
+	w.P("\t\tdev_err(dev, \"no suitable DMA: %u-bit mask refused: %d\\n\",")
+	w.P("\t\t\tbits, err);")
+	w.P("\treturn err;")
+	w.P("}")
 }
 
 // align returns the tabs and spaces that line a continuation up with the

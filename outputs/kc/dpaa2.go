@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
 )
 
 // Upstream sources of the DPAA2 facts the generated code relies on.
@@ -45,37 +46,43 @@ func Channels(b *ir.Board) []Channel {
 	return out
 }
 
+// dpaa2 returns the origin of a line that declares or defines the C
+// symbol name from the DPAA2 description, after the facts at pos.
+func (g *gen) dpaa2(name string, pos ...ir.Pos) outputs.Origin {
+	return outputs.From(ir.RefDPAA2, pos...).Named(name)
+}
+
 // dpaa2Decls writes the DPAA2 declarations and the call-site snippet of
 // the header.
-func (g *gen) dpaa2Decls(w *writer) {
+func (g *gen) dpaa2Decls(w *outputs.Printer) {
 	d := g.b.SoC.DPAA2
 	num := strings.ToUpper(g.p) + "_NUM_CHANNELS"
-	w.blank()
-	w.comment("", "DPAA2 DPIO affinity, "+d.Pos.Short()+". A DPAA2 driver must use the DPIO "+
+	w.P()
+	w.Comment("", outputs.T("DPAA2 DPIO affinity, ", d.Pos, ". A DPAA2 driver must use the DPIO "+
 		"portal of the CPU it runs on, dpaa2_io_service_select(cpu) ("+dpaa2Header+"). "+
-		"Channel ch is served by the ch-th DPIO of the description, in DPIO ID order.")
-	w.f("#define %s\t%d", num, len(d.DPIOs))
-	w.blank()
-	w.comment("", "The CPU that serves channel ch; -ERANGE for ch >= "+num+".")
-	w.f("int %s_channel_cpu(unsigned int ch);", g.p)
-	w.comment("", "The DPIO service of channel ch's CPU; NULL for ch >= "+num+".")
-	w.f("struct dpaa2_io *%s_channel_io(unsigned int ch);", g.p)
-	w.blank()
-	w.comment("", fmt.Sprintf("Stash destination of DPIO dpio.<id>: %d + cpu / %d (%s; %s). "+
-		"%s_dpio_cpu() returns the CPU the description gives the DPIO. Both return -ENOENT "+
-		"for a DPIO the board does not describe; %s_dpio_sdest() returns -ERANGE for one "+
-		"whose destination does not fit the u8 sdest.",
-		d.StashClusterBase, d.StashClusterSize, d.StashSource, d.StashPos.Short(), g.p, g.p))
-	w.f("int %s_dpio_cpu(unsigned int id);", g.p)
-	w.f("int %s_dpio_sdest(unsigned int id);", g.p)
-	w.blank()
-	w.comment("",
+		"Channel ch is served by the ch-th DPIO of the description, in DPIO ID order."))
+	w.P(g.dpaa2(num, d.Pos), "#define ", num, "\t", len(d.DPIOs))
+	w.P()
+	w.Comment("", "The CPU that serves channel ch; -ERANGE for ch >= "+num+".")
+	w.P(g.dpaa2(g.p+"_channel_cpu", d.Pos), "int ", g.p, "_channel_cpu(unsigned int ch);")
+	w.Comment("", "The DPIO service of channel ch's CPU; NULL for ch >= "+num+".")
+	w.P(g.dpaa2(g.p+"_channel_io", d.Pos), "struct dpaa2_io *", g.p, "_channel_io(unsigned int ch);")
+	w.P()
+	w.Comment("", outputs.T(fmt.Sprintf("Stash destination of DPIO dpio.<id>: %d + cpu / %d (", d.StashClusterBase, d.StashClusterSize),
+		d.StashSource, "; ", d.StashPos, fmt.Sprintf("). "+
+			"%s_dpio_cpu() returns the CPU the description gives the DPIO. Both return -ENOENT "+
+			"for a DPIO the board does not describe; %s_dpio_sdest() returns -ERANGE for one "+
+			"whose destination does not fit the u8 sdest.", g.p, g.p)))
+	w.P(g.dpaa2(g.p+"_dpio_cpu", d.Pos), "int ", g.p, "_dpio_cpu(unsigned int id);")
+	w.P(g.dpaa2(g.p+"_dpio_sdest", d.StashPos), "int ", g.p, "_dpio_sdest(unsigned int id);")
+	w.P()
+	w.Comment("",
 		"Call site. dpio_set_stashing_destination() is declared in "+dpioHeader+
 			", which is not a public header, so it is shown here rather than called:",
-		"\tint dpio_set_stashing_destination(struct fsl_mc_io *mc_io,\n"+
-			"\t\t\t\t\t  u32 cmd_flags, u16 token, u8 sdest);",
+		outputs.Code("\tint dpio_set_stashing_destination(struct fsl_mc_io *mc_io,\n"+
+			"\t\t\t\t\t  u32 cmd_flags, u16 token, u8 sdest);"),
 		"In dpaa2_dpio_probe() ("+dpioDriver+"), in place of dpaa2_dpio_get_cluster_sdest():",
-		"\tsdest = "+g.p+"_dpio_sdest(dpio_dev->obj_desc.id);\n"+
+		outputs.Code("\tsdest = "+g.p+"_dpio_sdest(dpio_dev->obj_desc.id);\n"+
 			"\tif (sdest >= 0) {\n"+
 			"\t\terr = dpio_set_stashing_destination(dpio_dev->mc_io, 0,\n"+
 			"\t\t\t\t\t\t    dpio_dev->mc_handle,\n"+
@@ -83,83 +90,82 @@ func (g *gen) dpaa2Decls(w *writer) {
 			"\t\tif (err)\n"+
 			"\t\t\tdev_err(dev, \"dpio_set_stashing_destination failed for dpio.%d\\n\",\n"+
 			"\t\t\t\tdpio_dev->obj_desc.id);\n"+
-			"\t}",
+			"\t}"),
 		"The driver hands out CPUs in probe order (cpumask_first() of the unused CPUs); "+
 			"setting desc.cpu = "+g.p+"_dpio_cpu(id) keeps the portal, its IRQ and its "+
 			"stash destination on the described CPU.")
 }
 
 // dpaa2Defs writes the DPAA2 tables and functions of the source.
-func (g *gen) dpaa2Defs(w *writer) {
+func (g *gen) dpaa2Defs(w *outputs.Printer) {
 	d := g.b.SoC.DPAA2
 	chs := Channels(g.b)
 	cpuTable := g.p + "_channel_cpus"
 	dpioTable := g.p + "_dpios"
 
-	w.blank()
-	w.comment("", "Channel -> CPU, after the DPIO affinity of "+d.Pos.Short()+".")
+	w.P()
+	w.Comment("", outputs.T("Channel -> CPU, after the DPIO affinity of ", d.Pos, "."))
 	if len(chs) > 0 {
-		w.f("static const int %s[%d] = {", cpuTable, len(chs))
+		w.P(g.dpaa2(cpuTable, d.Pos), "static const int ", cpuTable, "[", len(chs), "] = {")
 		for i, c := range chs {
-			w.f("\t[%d] = %d,\t/* dpio.%d, %s */", i, c.DPIO.CPU, c.DPIO.ID, comment(c.DPIO.Pos.Short()))
+			w.P(outputs.From(c.DPIO.Ref), "\t[", i, "] = ", c.DPIO.CPU, ",\t", outputs.N("dpio.", c.DPIO.ID, ", ", c.DPIO.Pos))
 		}
-		w.f("};")
-		w.blank()
+		w.P("};")
+		w.P()
 	}
-	w.f("int %s_channel_cpu(unsigned int ch)", g.p)
-	w.f("{")
+	w.P(g.dpaa2(g.p+"_channel_cpu", d.Pos), "int ", g.p, "_channel_cpu(unsigned int ch)")
+	w.P("{")
 	if len(chs) > 0 {
-		w.f("\tif (ch >= ARRAY_SIZE(%s))", cpuTable)
-		w.f("\t\treturn -ERANGE;")
-		w.f("\treturn %s[ch];", cpuTable)
+		w.P("\tif (ch >= ARRAY_SIZE(", cpuTable, "))")
+		w.P("\t\treturn -ERANGE;")
+		w.P("\treturn ", cpuTable, "[ch];")
 	} else {
-		w.f("\treturn -ERANGE;")
+		w.P("\treturn -ERANGE;")
 	}
-	w.f("}")
-	w.blank()
-	w.comment("", "dpaa2_io_service_select(): "+dpaa2Header)
-	w.f("struct dpaa2_io *%s_channel_io(unsigned int ch)", g.p)
-	w.f("{")
+	w.P("}")
+	w.P()
+	w.Comment("", "dpaa2_io_service_select(): "+dpaa2Header)
+	w.P(g.dpaa2(g.p+"_channel_io", d.Pos), "struct dpaa2_io *", g.p, "_channel_io(unsigned int ch)")
+	w.P("{")
 	if len(chs) > 0 {
-		w.f("\tif (ch >= ARRAY_SIZE(%s))", cpuTable)
-		w.f("\t\treturn NULL;")
-		w.f("\treturn dpaa2_io_service_select(%s[ch]);", cpuTable)
+		w.P("\tif (ch >= ARRAY_SIZE(", cpuTable, "))")
+		w.P("\t\treturn NULL;")
+		w.P("\treturn dpaa2_io_service_select(", cpuTable, "[ch]);")
 	} else {
-		w.f("\treturn NULL;")
+		w.P("\treturn NULL;")
 	}
-	w.f("}")
+	w.P("}")
 
-	w.blank()
-	w.comment("", fmt.Sprintf("DPIO -> CPU and stash destination %d + cpu / %d (%s; %s), "+
-		"-ERANGE where none fits the u8 sdest.",
-		d.StashClusterBase, d.StashClusterSize, d.StashSource, d.StashPos.Short()))
-	w.f("struct boardc_dpio {")
-	w.f("\tunsigned int id;")
-	w.f("\tint cpu;")
-	w.f("\tint sdest;")
-	w.f("};")
+	w.P()
+	w.Comment("", outputs.T(fmt.Sprintf("DPIO -> CPU and stash destination %d + cpu / %d (", d.StashClusterBase, d.StashClusterSize),
+		d.StashSource, "; ", d.StashPos, "), -ERANGE where none fits the u8 sdest."))
+	w.P(named("boardc_dpio"), "struct boardc_dpio {")
+	w.P("\tunsigned int id;")
+	w.P("\tint cpu;")
+	w.P("\tint sdest;")
+	w.P("};")
 	if len(chs) > 0 {
-		w.blank()
-		w.f("static const struct boardc_dpio %s[] = {", dpioTable)
+		w.P()
+		w.P(g.dpaa2(dpioTable, d.Pos, d.StashPos), "static const struct boardc_dpio ", dpioTable, "[] = {")
 		for _, c := range chs {
-			w.f("\t{ .id = %d, .cpu = %d, .sdest = %s },\t/* %s */",
-				c.DPIO.ID, c.DPIO.CPU, sdestC(c.SDest), comment(c.DPIO.Pos.Short()))
+			w.P(outputs.From(c.DPIO.Ref, d.StashPos), "\t{ .id = ", c.DPIO.ID, ", .cpu = ", c.DPIO.CPU,
+				", .sdest = ", sdestC(c.SDest), " },\t", outputs.N(c.DPIO.Pos))
 		}
-		w.f("};")
+		w.P("};")
 	}
 	for _, field := range []string{"cpu", "sdest"} {
-		w.blank()
-		w.f("int %s_dpio_%s(unsigned int id)", g.p, field)
-		w.f("{")
+		w.P()
+		w.P(g.dpaa2(g.p+"_dpio_"+field, d.Pos), "int ", g.p, "_dpio_", field, "(unsigned int id)")
+		w.P("{")
 		if len(chs) > 0 {
-			w.f("\tunsigned int i;")
-			w.blank()
-			w.f("\tfor (i = 0; i < ARRAY_SIZE(%s); i++)", dpioTable)
-			w.f("\t\tif (%s[i].id == id)", dpioTable)
-			w.f("\t\t\treturn %s[i].%s;", dpioTable, field)
+			w.P("\tunsigned int i;")
+			w.P()
+			w.P("\tfor (i = 0; i < ARRAY_SIZE(", dpioTable, "); i++)")
+			w.P("\t\tif (", dpioTable, "[i].id == id)")
+			w.P("\t\t\treturn ", dpioTable, "[i].", field, ";")
 		}
-		w.f("\treturn -ENOENT;")
-		w.f("}")
+		w.P("\treturn -ENOENT;")
+		w.P("}")
 	}
 }
 

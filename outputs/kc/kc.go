@@ -18,7 +18,6 @@
 package kc
 
 import (
-	"fmt"
 	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
@@ -37,10 +36,7 @@ func SourceName(b *ir.Board) string { return "boardc_" + b.CIdent() + ".c" }
 // Emit returns the board's header and source.
 func Emit(b *ir.Board) []outputs.File {
 	g := gen{b: b, p: "boardc_" + b.CIdent()}
-	fs := []outputs.File{
-		{Path: HeaderName(b), Data: []byte(g.header())},
-		{Path: SourceName(b), Data: []byte(g.source())},
-	}
+	fs := []outputs.File{g.header(), g.source()}
 	outputs.SortFiles(fs)
 	return fs
 }
@@ -52,75 +48,31 @@ type gen struct {
 	p string
 }
 
-// writer is a line printer for C text.
-type writer struct{ strings.Builder }
+// named returns the origin of a line that declares or defines the C symbol
+// name and comes from no element in particular.
+func named(name string) outputs.Origin { return outputs.Origin{}.Named(name) }
 
-// f writes a formatted line; the format must not end in a newline.
-func (w *writer) f(format string, args ...any) {
-	fmt.Fprintf(w, format, args...)
-	w.WriteByte('\n')
-}
+// refMasters is the ref of the SoC's masters together.
+const refMasters ir.Ref = "soc.masters"
 
-// blank writes an empty line.
-func (w *writer) blank() { w.WriteByte('\n') }
-
-// lineWidth is the column kernel style wraps comments at.
-const lineWidth = 80
-
-// comment writes a C block comment, indented by indent (tabs), with each
-// paragraph wrapped at lineWidth columns. A paragraph that starts with a
-// tab is code, written as is, one line per "\n". A single short paragraph
-// becomes a one-line comment.
-func (w *writer) comment(indent string, paras ...string) {
-	col := 8 * len(indent)
-	if len(paras) == 1 && !strings.HasPrefix(paras[0], "\t") {
-		if one := "/* " + comment(paras[0]) + " */"; col+len(one) <= lineWidth {
-			w.f("%s%s", indent, one)
-			return
-		}
-	}
-	w.f("%s/*", indent)
-	for i, p := range paras {
-		if i > 0 {
-			w.f("%s *", indent)
-		}
-		if strings.HasPrefix(p, "\t") {
-			for _, l := range strings.Split(p, "\n") {
-				w.f("%s *%s", indent, comment(l))
-			}
-			continue
-		}
-		line := ""
-		for _, word := range strings.Fields(comment(p)) {
-			if line != "" && col+3+len(line)+1+len(word) > lineWidth {
-				w.f("%s * %s", indent, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += word
-		}
-		if line != "" {
-			w.f("%s * %s", indent, line)
-		}
-	}
-	w.f("%s */", indent)
-}
+// masters returns the origin of a line that declares or defines the C
+// symbol name, made from every master of the board (a table of them, a
+// function that reads it).
+func masters(name string) outputs.Origin { return outputs.From(refMasters).Named(name) }
 
 // banner writes the comment block every generated file starts with, after
 // its SPDX line.
-func (g *gen) banner(w *writer) {
+func (g *gen) banner(w *outputs.Printer) {
 	b := g.b
-	desc := "Board " + b.Name
+	desc := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
 	if b.Model != "" {
-		desc += " (" + b.Model + ")"
+		desc = append(desc, outputs.From(ir.RefModel), " (", b.Model, ")")
 	}
-	desc += ", SoC " + b.SoC.Name + ": DMA masks of the board's DMA masters"
+	desc = append(desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ": DMA masks of the board's DMA masters")
 	if b.SoC.DPAA2 != nil {
-		desc += " and DPAA2 DPIO affinity"
+		desc = append(desc, " and DPAA2 DPIO affinity")
 	}
-	w.comment("", outputs.GeneratedNotice, desc+".",
+	w.Comment("", outputs.GeneratedNotice, append(desc, "."),
 		"Build it into the driver or board file that calls it. Each function "+
 			"and table entry names the description line it comes from.")
 }
@@ -128,86 +80,47 @@ func (g *gen) banner(w *writer) {
 // guard returns the header's include guard macro.
 func (g *gen) guard() string { return strings.ToUpper(g.p) + "_H" }
 
-// header returns the text of boardc_<board>.h.
-func (g *gen) header() string {
-	var w writer
-	w.f("/* SPDX-License-Identifier: GPL-2.0 */")
-	g.banner(&w)
-	w.blank()
-	w.f("#ifndef %s", g.guard())
-	w.f("#define %s", g.guard())
-	w.blank()
-	w.f("struct device;")
+// header returns boardc_<board>.h.
+func (g *gen) header() outputs.File {
+	w := outputs.NewPrinter(outputs.C)
+	w.P("/* SPDX-License-Identifier: GPL-2.0 */")
+	g.banner(w)
+	w.P()
+	w.P("#ifndef ", g.guard())
+	w.P("#define ", g.guard())
+	w.P()
+	w.P("struct device;")
 	if g.b.SoC.DPAA2 != nil {
-		w.f("struct dpaa2_io;")
+		w.P("struct dpaa2_io;")
 	}
-	g.dmaDecls(&w)
+	g.dmaDecls(w)
 	if g.b.SoC.DPAA2 != nil {
-		g.dpaa2Decls(&w)
+		g.dpaa2Decls(w)
 	}
-	w.blank()
-	w.f("#endif /* %s */", g.guard())
-	return w.String()
+	w.P()
+	w.P("#endif /* ", g.guard(), " */")
+	return w.File(HeaderName(g.b))
 }
 
-// source returns the text of boardc_<board>.c.
-func (g *gen) source() string {
-	var w writer
-	w.f("// SPDX-License-Identifier: GPL-2.0")
-	g.banner(&w)
-	w.blank()
-	w.f("#include <linux/device.h>")
-	w.f("#include <linux/dma-mapping.h>")
-	w.f("#include <linux/errno.h>")
-	w.f("#include <linux/kernel.h>")
-	w.f("#include <linux/string.h>")
+// source returns boardc_<board>.c.
+func (g *gen) source() outputs.File {
+	w := outputs.NewPrinter(outputs.C)
+	w.P("// SPDX-License-Identifier: GPL-2.0")
+	g.banner(w)
+	w.P()
+	w.P("#include <linux/device.h>")
+	w.P("#include <linux/dma-mapping.h>")
+	w.P("#include <linux/errno.h>")
+	w.P("#include <linux/kernel.h>")
+	w.P("#include <linux/string.h>")
 	if g.b.SoC.DPAA2 != nil {
-		w.f("#include <soc/fsl/dpaa2-io.h>")
+		w.P("#include <soc/fsl/dpaa2-io.h>")
 	}
-	w.blank()
-	w.f("#include %s", cString(HeaderName(g.b)))
-	g.dmaDefs(&w)
+	w.P()
+	w.P("#include ", outputs.Str(HeaderName(g.b)))
+	g.dmaDefs(w)
 	if g.b.SoC.DPAA2 != nil {
-		g.dpaa2Defs(&w)
+		g.dpaa2Defs(w)
 	}
-	return w.String()
-}
-
-// comment makes s safe inside a C block comment on one line: no newline,
-// no "*/" that would end the comment early and no "/*" (-Wcomment).
-func comment(s string) string {
-	s = oneLine.Replace(s)
-	for strings.Contains(s, "*/") || strings.Contains(s, "/*") {
-		s = commentEnds.Replace(s)
-	}
-	return s
-}
-
-// The replacers of comment, built once (a Replacer is safe for concurrent
-// use).
-var (
-	oneLine     = strings.NewReplacer("\r", " ", "\n", " ")
-	commentEnds = strings.NewReplacer("*/", "* /", "/*", "/ *")
-)
-
-// cString returns s as a C string literal. The schema restricts the
-// strings that reach it to printable ASCII; anything else is escaped in
-// octal so the literal stays valid C whatever the input.
-func cString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f || c == '?':
-			fmt.Fprintf(&b, "\\%03o", c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	return w.File(SourceName(g.b))
 }
