@@ -1,10 +1,8 @@
 package tune
 
 import (
-	"fmt"
-	"strings"
-
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
 )
 
 // irqNamesAwk prints every action name of the IRQ numbered
@@ -24,30 +22,44 @@ const irqNamesAwk = `$1 == ENVIRON["BOARDC_IRQNUM"] ":" {
 // number as arguments and reads key=value lines from its output; it prints
 // ban=true for every IRQ whose action name tune.sh pins, so irqbalance
 // leaves their affinity alone (it ignores affinity hints).
-func PolicyScript(b *ir.Board) string {
-	var w strings.Builder
-	w.WriteString("#!/bin/sh\n")
-	header(&w, b, "irqbalance policy script")
-	w.WriteString("# Bans the IRQs tune.sh pins, found by action name, from irqbalance.\n")
-	fmt.Fprintf(&w, "# Install as %s/%s/%s and start irqbalance with\n", InstallDir, Comment(b.Name), PolicyFile)
-	fmt.Fprintf(&w, "#   --policyscript=%s/%s/%s\n", InstallDir, Comment(b.Name), PolicyFile)
-	w.WriteString("# (e.g. IRQBALANCE_ARGS in /etc/default/irqbalance). irqbalance calls it\n")
-	w.WriteString("# with the IRQ's sysfs device path and its number.\n")
-	w.WriteString("set -eu\n\n")
-	w.WriteString("irq=${2-}\n")
-	w.WriteString("case $irq in\n'' | *[!0-9]*) exit 0 ;;\nesac\n")
-	w.WriteString("names=$(BOARDC_IRQNUM=$irq awk '" + irqNamesAwk + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 0\n")
-	w.WriteString("while IFS= read -r name; do\n\tcase $name in\n")
+func PolicyScript(b *ir.Board) string { return string(policyScript(b).Data) }
+
+func policyScript(b *ir.Board) outputs.File {
+	p := outputs.NewPrinter(outputs.Shell)
+	p.P("#!/bin/sh")
+	header(p, b, "irqbalance policy script")
+	c := p.Block("")
+	c.Line("Bans the IRQs tune.sh pins, found by action name, from irqbalance.")
+	c.Line("Install as ", InstallDir, "/", b.Name, "/", PolicyFile, " and start irqbalance with")
+	c.Line("  --policyscript=", InstallDir, "/", b.Name, "/", PolicyFile)
+	c.Line("(e.g. IRQBALANCE_ARGS in /etc/default/irqbalance). irqbalance calls it")
+	c.Line("with the IRQ's sysfs device path and its number.")
+	p.P("set -eu")
+	p.P()
+	p.P("irq=${2-}")
+	p.P("case $irq in")
+	p.P("'' | *[!0-9]*) exit 0 ;;")
+	p.P("esac")
+	p.P("names=$(BOARDC_IRQNUM=$irq awk '" + irqNamesAwk + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 0")
+	p.P("while IFS= read -r name; do")
+	p.P("\tcase $name in")
 	seen := map[string]bool{}
-	for _, p := range b.Policy.IRQs {
-		if seen[p.IRQ] {
-			fmt.Fprintf(&w, "\t# %s: IRQs named %s, banned above\n", where(p.Pos), Comment(p.IRQ))
+	for _, pin := range b.Policy.IRQs {
+		o := outputs.From(pin.Ref, pin.Pos)
+		if seen[pin.IRQ] {
+			p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, ", banned above"))
 			continue
 		}
-		seen[p.IRQ] = true
-		fmt.Fprintf(&w, "\t# %s: IRQs named %s are pinned by tune.sh\n", where(p.Pos), Comment(p.IRQ))
-		fmt.Fprintf(&w, "\t%s)\n\t\techo ban=true\n\t\texit 0\n\t\t;;\n", Quote(p.IRQ))
+		seen[pin.IRQ] = true
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " are pinned by tune.sh"))
+		p.P(o.Named(pin.IRQ), "\t", outputs.Str(pin.IRQ), ")")
+		p.P(o, "\t\techo ban=true")
+		p.P("\t\texit 0")
+		p.P("\t\t;;")
 	}
-	w.WriteString("\tesac\ndone <<EOF\n$names\nEOF\n")
-	return w.String()
+	p.P("\tesac")
+	p.P("done <<EOF")
+	p.P("$names")
+	p.P("EOF")
+	return p.File(PolicyFile)
 }

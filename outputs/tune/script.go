@@ -2,9 +2,9 @@ package tune
 
 import (
 	"fmt"
-	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
 )
 
 // Script returns tune.sh: a POSIX shell script that applies, shows
@@ -12,51 +12,63 @@ import (
 // tuning. Every value from the description is a single-quoted word, so no
 // name can inject a command; every action is preceded by a comment naming
 // the description line it comes from.
-func Script(b *ir.Board) string {
-	var w strings.Builder
-	w.WriteString("#!/bin/sh\n")
-	header(&w, b, "Runtime tuning")
-	w.WriteString("# Pins IRQs by their action name in /proc/interrupts, sets RPS/XPS masks\n")
-	w.WriteString("# and sysctls. Each action names the description line it comes from.\n")
-	w.WriteString("# Run with --help for the options and exit statuses.\n")
-	w.WriteString("set -eu\n\n")
-	fmt.Fprintf(&w, "board=%s\n", Quote(b.Name))
+func Script(b *ir.Board) string { return string(script(b).Data) }
+
+func script(b *ir.Board) outputs.File {
+	p := outputs.NewPrinter(outputs.Shell)
+	p.P("#!/bin/sh")
+	header(p, b, "Runtime tuning")
+	c := p.Block("")
+	c.Line("Pins IRQs by their action name in /proc/interrupts, sets RPS/XPS masks")
+	c.Line("and sysctls. Each action names the description line it comes from.")
+	c.Line("Run with --help for the options and exit statuses.")
+	p.P("set -eu")
+	p.P()
+	p.P(outputs.From(ir.RefBoard, b.Pos), "board=", outputs.Str(b.Name))
 	pins := 0
 	if len(b.Policy.IRQs) > 0 {
 		pins = 1
 	}
-	fmt.Fprintf(&w, "pins_irqs=%d\n\n", pins)
+	p.P("pins_irqs=", pins)
+	p.P()
 
-	fmt.Fprintf(&w, "# board_matches COMPATIBLE succeeds when a root compatible string names\n")
-	fmt.Fprintf(&w, "# this board (%s).\n", where(b.CompatiblePos))
-	w.WriteString("board_matches() {\n\tcase $1 in\n")
-	for _, c := range guardCompatibles(b) {
-		fmt.Fprintf(&w, "\t%s) return 0 ;;\n", Quote(c))
+	o := outputs.From(ir.RefCompatible, b.CompatiblePos)
+	c = p.Block("")
+	c.Line("board_matches COMPATIBLE succeeds when a root compatible string names")
+	c.Line(o, "this board (", b.CompatiblePos, ").")
+	p.P("board_matches() {")
+	p.P("\tcase $1 in")
+	for _, compat := range guardCompatibles(b) {
+		p.P(o.Named(compat), "\t", outputs.Str(compat), ") return 0 ;;")
 	}
-	w.WriteString("\tesac\n\treturn 1\n}\n\n")
+	p.P("\tesac")
+	p.P("\treturn 1")
+	p.P("}")
+	p.P()
 
-	w.WriteString("# actions lists every value the board tunes; see pin_irq and act.\n")
-	w.WriteString("actions() {\n")
-	writeActions(&w, b)
-	w.WriteString("\t:\n}\n")
-	w.WriteString(library)
-	return w.String()
+	p.Comment("", "actions lists every value the board tunes; see pin_irq and act.")
+	p.P("actions() {")
+	writeActions(p, b)
+	p.P("\t:")
+	p.P("}")
+	p.Raw(library)
+	return p.File(ScriptFile)
 }
 
 // writeActions writes the body of the script's actions function.
-func writeActions(w *strings.Builder, b *ir.Board) {
-	for _, p := range b.Policy.IRQs {
-		pos := where(p.Pos)
-		list := ir.CPUList(p.CPUs)
-		fmt.Fprintf(w, "\t# %s: IRQs named %s on %s\n", pos, Comment(p.IRQ), cpuText(p.CPUs))
-		fmt.Fprintf(w, "\tpin_irq %s %s %s\n", Quote(p.IRQ), Quote(list), Quote(pos))
+func writeActions(p *outputs.Printer, b *ir.Board) {
+	for _, pin := range b.Policy.IRQs {
+		o := outputs.From(pin.Ref, pin.Pos)
+		list := ir.CPUList(pin.CPUs)
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", cpuText(pin.CPUs)))
+		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(list), " ", outputs.Quoted{pin.Pos})
 	}
 	for _, n := range b.Policy.Net {
-		pos := where(n.Pos)
+		o := outputs.From(n.Ref, n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
 		for i, cpus := range n.RPS {
-			fmt.Fprintf(w, "\t# %s: %s rx-%d RPS on %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
-			act(w, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), pos)
+			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), cpuText(cpus)))
+			act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
 		}
 		if n.RPSFlowCount >= 0 {
 			v := roundPow2(int64(n.RPSFlowCount))
@@ -64,28 +76,28 @@ func writeActions(w *strings.Builder, b *ir.Board) {
 			// each queue that receives.
 			queues := rxQueues(b, n)
 			for i := 0; i < queues; i++ {
-				fmt.Fprintf(w, "\t# %s: %s rx-%d rps_flow_cnt %d", pos, Comment(n.IfName), i, n.RPSFlowCount)
+				text := outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d rps_flow_cnt %d", i, n.RPSFlowCount))
 				if v != int64(n.RPSFlowCount) {
-					w.WriteString(", rounded up to a power of two as the kernel stores it")
+					text = append(text, ", rounded up to a power of two as the kernel stores it")
 				}
-				w.WriteString("\n")
-				act(w, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), pos)
+				p.Comment("\t", o, text)
+				act(p, o, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), n.Pos)
 			}
 		}
 		for i, cpus := range n.XPS {
-			fmt.Fprintf(w, "\t# %s: %s tx-%d XPS on %s\n", pos, Comment(n.IfName), i, cpuText(cpus))
-			act(w, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), pos)
+			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" tx-%d XPS on ", i), cpuText(cpus)))
+			act(p, o, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
 		}
 	}
 	for _, s := range b.Policy.Sysctls {
-		pos := where(s.Pos)
+		o := outputs.From(s.Ref, s.Pos)
 		v := SysctlValue(s)
-		fmt.Fprintf(w, "\t# %s: sysctl %s = %s", pos, Comment(s.Key), Comment(s.Value))
+		text := outputs.T(s.Pos, ": sysctl ", s.Key, " = ", s.Value)
 		if v != s.Value {
-			w.WriteString(", rounded up to a power of two as the kernel stores it")
+			text = append(text, ", rounded up to a power of two as the kernel stores it")
 		}
-		w.WriteString("\n")
-		act(w, "sysctl", "text", SysctlPath(s.Key), v, pos)
+		p.Comment("\t", o, text)
+		act(p, o.Named(s.Key), "sysctl", "text", SysctlPath(s.Key), v, s.Pos)
 	}
 }
 
@@ -106,8 +118,10 @@ func rxQueues(b *ir.Board, n ir.NetPolicy) int {
 	return 1
 }
 
-func act(w *strings.Builder, part, kind, path, value, pos string) {
-	fmt.Fprintf(w, "\tact %s %s %s %s %s\n", part, kind, Quote(path), Quote(value), Quote(pos))
+// act writes one act line of the actions function, which sets path to
+// value; pos names the description line in the script's messages.
+func act(p *outputs.Printer, o outputs.Origin, part, kind, path, value string, pos ir.Pos) {
+	p.P(o.Named(path), "\tact ", part, " ", kind, " ", outputs.Str(path), " ", outputs.Str(value), " ", outputs.Quoted{pos})
 }
 
 // cpuText names a CPU set in a comment: "CPU 3", "CPUs 0-1", "no CPU".

@@ -60,43 +60,20 @@ func Emit(b *ir.Board) []outputs.File {
 	var fs []outputs.File
 	p := &b.Policy
 	if len(p.IRQs) > 0 || len(p.Net) > 0 || len(p.Sysctls) > 0 {
-		fs = append(fs,
-			outputs.File{Path: ScriptFile, Data: []byte(Script(b))},
-			outputs.File{Path: UnitFile(b), Data: []byte(Unit(b))})
+		fs = append(fs, script(b), unit(b))
 	}
 	if len(p.Sysctls) > 0 {
-		fs = append(fs, outputs.File{Path: SysctlFile(b), Data: []byte(SysctlConf(b))})
+		fs = append(fs, sysctlConf(b))
 	}
 	if len(p.IRQs) > 0 && p.IrqbalanceBan {
-		fs = append(fs, outputs.File{Path: PolicyFile, Data: []byte(PolicyScript(b))})
+		fs = append(fs, policyScript(b))
 	}
 	if len(p.IsolatedCPUs) > 0 {
-		fs = append(fs, outputs.File{Path: IrqbalanceEnv, Data: []byte(IrqbalanceEnvFile(b))})
+		fs = append(fs, irqbalanceEnv(b))
 	}
 	outputs.SortFiles(fs)
 	return fs
 }
-
-// Quote returns s as one single-quoted shell word: nothing in it is
-// expanded, whatever it contains.
-func Quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// Comment returns s fit for a one-line comment in any generated file:
-// control characters, which could end the comment, become '?'.
-func Comment(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
-// where returns the provenance of a generated line: the CUE position p,
-// fit for a comment.
-func where(p ir.Pos) string { return Comment(p.Short()) }
 
 // SysctlPath returns the /proc/sys path of a dotted sysctl key.
 func SysctlPath(key string) string {
@@ -153,117 +130,103 @@ func guardCompatibles(b *ir.Board) []string {
 }
 
 // header writes the common header of a '#'-commented file.
-func header(w *strings.Builder, b *ir.Board, what string) {
-	w.WriteString("# SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)\n")
-	w.WriteString("# " + outputs.GeneratedNotice + "\n#\n")
-	desc := "board " + b.Name
+func header(p *outputs.Printer, b *ir.Board, what string) {
+	c := p.Block("")
+	c.Line("SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)")
+	c.Line(outputs.GeneratedNotice)
+	c.Line()
+	desc := outputs.T(outputs.From(ir.RefBoard, b.Pos), "board ", b.Name)
 	if b.Model != "" {
-		desc += " (" + b.Model + ")"
+		desc = append(desc, outputs.From(ir.RefModel), " (", b.Model, ")")
 	}
-	fmt.Fprintf(w, "# %s of %s, SoC %s.\n", what, Comment(desc), Comment(b.SoC.Name))
+	c.Line(what, " of ", desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ".")
 }
 
 // Unit returns the systemd unit that applies tune.sh once at boot, before
 // the network is configured and after the board's network devices exist,
 // and reverts it when stopped.
-func Unit(b *ir.Board) string {
-	var w strings.Builder
-	header(&w, b, "Runtime tuning service")
+func Unit(b *ir.Board) string { return string(unit(b).Data) }
+
+func unit(b *ir.Board) outputs.File {
+	p := outputs.NewPrinter(outputs.Systemd)
+	header(p, b, "Runtime tuning service")
 	dir := InstallDir + "/" + b.Name
-	fmt.Fprintf(&w, "# Install %s as %s/%s. Stopping the service reverts the tuning.\n",
-		ScriptFile, Comment(dir), ScriptFile)
-	w.WriteString("\n[Unit]\n")
-	fmt.Fprintf(&w, "Description=%s\n", unitText("boardc runtime tuning of board "+b.Name))
-	w.WriteString("DefaultDependencies=no\n")
-	w.WriteString("Wants=network-pre.target\n")
-	w.WriteString("Before=network-pre.target shutdown.target\n")
-	w.WriteString("Conflicts=shutdown.target\n")
-	w.WriteString("After=local-fs.target systemd-sysctl.service\n")
+	p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". Stopping the service reverts the tuning.")
+	p.P()
+	p.P("[Unit]")
+	p.P("Description=", outputs.T("boardc runtime tuning of board "+b.Name))
+	p.P("DefaultDependencies=no")
+	p.P("Wants=network-pre.target")
+	p.P("Before=network-pre.target shutdown.target")
+	p.P("Conflicts=shutdown.target")
+	p.P("After=local-fs.target systemd-sysctl.service")
 	for _, n := range b.Policy.Net {
-		dev := "sys-subsystem-net-devices-" + SystemdEscape(n.IfName) + ".device"
-		fmt.Fprintf(&w, "# %s: interface %s\n", where(n.Pos), Comment(n.IfName))
-		fmt.Fprintf(&w, "Wants=%s\nAfter=%s\n", dev, dev)
+		dev := "sys-subsystem-net-devices-" + outputs.SystemdEscape(n.IfName) + ".device"
+		o := outputs.From(n.Ref, n.Pos)
+		p.Comment("", o, outputs.T(n.Pos, ": interface ", n.IfName))
+		p.P(o.Named(dev), "Wants=", dev)
+		p.P(o.Named(dev), "After=", dev)
 	}
-	script := execArg(dir + "/" + ScriptFile)
-	w.WriteString("\n[Service]\nType=oneshot\nRemainAfterExit=yes\n")
-	fmt.Fprintf(&w, "ExecStart=/bin/sh %s\n", script)
-	fmt.Fprintf(&w, "ExecReload=/bin/sh %s\n", script)
-	fmt.Fprintf(&w, "ExecStop=/bin/sh %s --revert\n", script)
-	w.WriteString("\n[Install]\nWantedBy=multi-user.target\n")
-	return w.String()
+	script := outputs.Str(dir + "/" + ScriptFile)
+	p.P()
+	p.P("[Service]")
+	p.P("Type=oneshot")
+	p.P("RemainAfterExit=yes")
+	p.P("ExecStart=/bin/sh ", script)
+	p.P("ExecReload=/bin/sh ", script)
+	p.P("ExecStop=/bin/sh ", script, " --revert")
+	p.P()
+	p.P("[Install]")
+	p.P("WantedBy=multi-user.target")
+	return p.File(UnitFile(b))
 }
-
-// SystemdEscape escapes s for use in a unit name as systemd-escape does:
-// every byte outside [a-zA-Z0-9:_.] (and a leading '.') becomes \xNN, so
-// "br-lan" is "br\x2dlan".
-func SystemdEscape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			c == ':' || c == '_' || c == '.' && i > 0
-		if ok {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, `\x%02x`, c)
-		}
-	}
-	return b.String()
-}
-
-// unitText makes s safe as a unit setting's free text: one line, with
-// '%' (a specifier) doubled.
-func unitText(s string) string {
-	return strings.ReplaceAll(Comment(s), "%", "%%")
-}
-
-// execArg makes s one argument of an Exec*= line: specifiers and variable
-// references escaped, and quoted when it holds blanks, quotes or escapes.
-func execArg(s string) string {
-	s = unitEscapes.Replace(Comment(s))
-	if strings.ContainsAny(s, " \t\"'\\;") {
-		s = `"` + quoteEscapes.Replace(s) + `"`
-	}
-	return s
-}
-
-// The replacers of execArg, built once (a Replacer is safe for concurrent
-// use).
-var (
-	unitEscapes  = strings.NewReplacer("%", "%%", "$", "$$")
-	quoteEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
-)
 
 // SysctlConf returns the board's sysctl.d file.
-func SysctlConf(b *ir.Board) string {
-	var w strings.Builder
-	header(&w, b, "Sysctls")
-	w.WriteString("# For systemd-sysctl or sysctl --system. tune.sh sets the same values and\n")
-	w.WriteString("# can revert them; install this file where they should be set at every\n")
-	w.WriteString("# boot without the tuning service.\n")
+func SysctlConf(b *ir.Board) string { return string(sysctlConf(b).Data) }
+
+func sysctlConf(b *ir.Board) outputs.File {
+	p := outputs.NewPrinter(outputs.Conf)
+	header(p, b, "Sysctls")
+	c := p.Block("")
+	c.Line("For systemd-sysctl or sysctl --system. tune.sh sets the same values and")
+	c.Line("can revert them; install this file where they should be set at every")
+	c.Line("boot without the tuning service.")
 	for _, s := range b.Policy.Sysctls {
-		fmt.Fprintf(&w, "\n# %s\n", where(s.Pos))
+		o := outputs.From(s.Ref, s.Pos)
+		p.P()
+		p.Comment("", o, outputs.T(s.Pos))
 		v := SysctlValue(s)
 		if v != s.Value {
-			fmt.Fprintf(&w, "# %s rounded up to a power of two, as the kernel stores it\n", Comment(s.Value))
+			p.Comment("", o, s.Value+" rounded up to a power of two, as the kernel stores it")
 		}
-		if Comment(s.Key) != s.Key || Comment(v) != v {
-			fmt.Fprintf(&w, "# skipped %s: a control character in the key or value\n", Comment(s.Key))
+		if hasControl(s.Key) || hasControl(v) {
+			p.Comment("", o, "skipped "+s.Key+": a control character in the key or value")
 			continue
 		}
-		fmt.Fprintf(&w, "%s = %s\n", s.Key, v)
+		p.P(o.Named(s.Key, SysctlPath(s.Key)), s.Key, " = ", outputs.Str(v))
 	}
-	return w.String()
+	return p.File(SysctlFile(b))
+}
+
+// hasControl reports whether s holds a control character, which no line of
+// a key = value file can carry.
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
 // IrqbalanceEnvFile returns the environment file that keeps irqbalance
 // from placing IRQs on the board's isolated CPUs.
-func IrqbalanceEnvFile(b *ir.Board) string {
-	var w strings.Builder
-	header(&w, b, "irqbalance environment")
-	w.WriteString("# Keeps irqbalance off the isolated CPUs. Read it from irqbalance's\n")
-	w.WriteString("# EnvironmentFile= (e.g. append it to /etc/default/irqbalance).\n")
-	fmt.Fprintf(&w, "\n# %s: isolated CPUs\n", where(b.Policy.IsolatedPos))
-	fmt.Fprintf(&w, "IRQBALANCE_BANNED_CPULIST=%s\n", ir.CPUList(b.Policy.IsolatedCPUs))
-	return w.String()
+func IrqbalanceEnvFile(b *ir.Board) string { return string(irqbalanceEnv(b).Data) }
+
+func irqbalanceEnv(b *ir.Board) outputs.File {
+	p := outputs.NewPrinter(outputs.Conf)
+	header(p, b, "irqbalance environment")
+	c := p.Block("")
+	c.Line("Keeps irqbalance off the isolated CPUs. Read it from irqbalance's")
+	c.Line("EnvironmentFile= (e.g. append it to /etc/default/irqbalance).")
+	o := outputs.From(ir.RefIsolatedCPUs, b.Policy.IsolatedPos)
+	p.P()
+	p.Comment("", o, outputs.T(b.Policy.IsolatedPos, ": isolated CPUs"))
+	p.P(o.Named("IRQBALANCE_BANNED_CPULIST"), "IRQBALANCE_BANNED_CPULIST=", ir.CPUList(b.Policy.IsolatedCPUs))
+	return p.File(IrqbalanceEnv)
 }

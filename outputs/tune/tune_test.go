@@ -1,7 +1,6 @@
 package tune_test
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,18 +88,6 @@ func TestFiles(t *testing.T) {
 	}
 }
 
-func TestDeterministic(t *testing.T) {
-	a, b := tune.Emit(testBoard()), tune.Emit(testBoard())
-	if len(a) != len(b) {
-		t.Fatal("file count differs")
-	}
-	for i := range a {
-		if a[i].Path != b[i].Path || !bytes.Equal(a[i].Data, b[i].Data) {
-			t.Errorf("%s differs between two runs", a[i].Path)
-		}
-	}
-}
-
 func TestHeaders(t *testing.T) {
 	for _, f := range tune.Emit(testBoard()) {
 		s := string(f.Data)
@@ -168,30 +155,10 @@ func TestUnit(t *testing.T) {
 	}
 }
 
-func TestSystemdEscape(t *testing.T) {
-	for in, want := range map[string]string{
-		"eth0": "eth0", "br-lan": `br\x2dlan`, "eth0.100": "eth0.100", ".x": `\x2ex`, "a b": `a\x20b`,
-	} {
-		if got := tune.SystemdEscape(in); got != want {
-			t.Errorf("tune.SystemdEscape(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestIrqbalanceEnv(t *testing.T) {
 	s := tune.IrqbalanceEnvFile(testBoard())
 	if !strings.Contains(s, "# test/board.cue:40: isolated CPUs\nIRQBALANCE_BANNED_CPULIST=38-39\n") {
 		t.Errorf("irqbalance.env:\n%s", s)
-	}
-}
-
-func TestQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"eth0": "'eth0'", "": "''", "a'b": `'a'\''b'`, "$(x)": "'$(x)'",
-	} {
-		if got := tune.Quote(in); got != want {
-			t.Errorf("tune.Quote(%q) = %s, want %s", in, got, want)
-		}
 	}
 }
 
