@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"boardc.dev/boardc/internal/golden"
 )
 
 func TestMain(m *testing.M) {
@@ -15,14 +17,16 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the CLI scripts in testdata/script. $BOARDS is the
-// in-tree boards directory.
+// in-tree boards directory. With BOARDC_UPDATE=1, a failing cmp whose
+// second file is one of the script's own rewrites that file in the script.
 func TestScripts(t *testing.T) {
 	boards, err := filepath.Abs("../../boards")
 	if err != nil {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:           "testdata/script",
+		UpdateScripts: golden.Update(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BOARDS", boards)
 			return nil
