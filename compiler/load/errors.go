@@ -28,6 +28,7 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	var out diag.List
 	seen := map[string]bool{}
 	undeclared := map[string]bool{}
+	disj := map[string]int{} // path -> index in out of its empty disjunction
 	for _, e := range errors.Errors(err) {
 		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
 		path := e.Path()
@@ -46,6 +47,11 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 				continue
 			}
 			if tp.Filename() == schema.Filename {
+				if hasSchemaNote(d.Notes) {
+					// The first is the constraint itself; the others
+					// are the fields enclosing it.
+					continue
+				}
 				d.Notes = appendNote(d.Notes, diag.Note{
 					Pos:     ir.Pos{File: schema.Filename, Src: schema.Filename, Line: tp.Line(), Col: tp.Column()},
 					Message: "constraint declared in the schema (boardc schema prints it)",
@@ -70,6 +76,14 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			if d.Code == CodeMissing && missing != nil {
 				d.Message = strings.Join(missing, ".") + ": required field is missing"
 			}
+		}
+		d = refine(d, path, data)
+		if i, ok := disj[strings.Join(path, ".")]; ok && !isDisjunction(e) {
+			out[i] = foldBranch(out[i], d)
+			continue
+		}
+		if isDisjunction(e) {
+			disj[strings.Join(path, ".")] = len(out)
 		}
 		if key := d.String(); !seen[key] {
 			seen[key] = true

@@ -146,7 +146,7 @@ func (lw *lowerer) checkCycles(buses []*ir.Bus) {
 		for fast != nil && fast.Parent != nil {
 			slow, fast = slow.Parent, fast.Parent.Parent
 			if slow == fast {
-				lw.errorf(b.Pos, "soc.buses.%s.parent: the bus is its own ancestor", b.Key)
+				lw.errorf(b.ParentPos, "soc.buses.%s.parent: the bus is its own ancestor", b.Key)
 				b.Parent = nil
 				break
 			}

@@ -1,0 +1,95 @@
+package load
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/errors"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/schema"
+)
+
+// disjunctionRE matches CUE's error introducing the errors of each branch
+// of a disjunction that accepted nothing.
+var disjunctionRE = regexp.MustCompile(`^\d+ errors in empty disjunction:?$`)
+
+// isDisjunction reports whether e introduces the errors of a disjunction's
+// branches, which follow it with the same path.
+func isDisjunction(e errors.Error) bool {
+	format, args := e.Msg()
+	return disjunctionRE.MatchString(strings.TrimSpace(fmt.Sprintf(format, args...)))
+}
+
+// foldBranch adds the error of one branch of a disjunction to the
+// disjunction's diagnostic, as a note: one mistake, one diagnostic. The
+// branch points at the value itself, which becomes the position.
+func foldBranch(d, branch diag.Diagnostic) diag.Diagnostic {
+	if len(d.Notes) == 0 && branch.Pos.IsValid() {
+		d.Pos = branch.Pos
+	}
+	msg := branch.Message
+	if i := strings.Index(msg, ": "); i >= 0 && d.Ref != "" {
+		msg = msg[i+2:]
+	}
+	n := diag.Note{Message: "this alternative: " + msg}
+	for _, bn := range branch.Notes {
+		if bn.Pos.File == schema.Filename {
+			n.Pos = bn.Pos
+			break
+		}
+	}
+	d.Notes = appendNote(d.Notes, n)
+	return d
+}
+
+// keyDefs names the schema definition the keys of each map of the
+// description must match.
+var keyDefs = []struct {
+	parent *regexp.Regexp
+	def    string
+}{
+	{regexp.MustCompile(`^soc\.(masters|buses)$`), "#Key"},
+	{regexp.MustCompile(`^soc\.masters\.[^.]+\.irqs$`), "#Key"},
+	{regexp.MustCompile(`^soc\.masters\.[^.]+\.netdev$`), "#IfName"},
+	{regexp.MustCompile(`^policy\.net$`), "#IfName"},
+	{regexp.MustCompile(`^policy\.sysctls$`), "#SysctlKey"},
+}
+
+// refine rewords what CUE says in its own terms where the description's
+// terms say more: a key that breaks its map's pattern, a schema version
+// this boardc does not read, an empty disjunction.
+func refine(d diag.Diagnostic, path []string, data cue.Value) diag.Diagnostic {
+	full := strings.Join(path, ".")
+	switch {
+	case d.Code == CodeUnknown && len(path) >= 2:
+		parent, key := strings.Join(path[:len(path)-1], "."), path[len(path)-1]
+		for _, k := range keyDefs {
+			if k.parent.MatchString(parent) {
+				d.Message = fmt.Sprintf("%s: the key %s does not match the pattern of keys of %s", full, key, parent)
+				d.Notes = append(d.Notes, diag.Note{Message: fmt.Sprintf("keys of %s must match %s (boardc schema prints it)", parent, k.def)})
+				return d
+			}
+		}
+	case d.Code == CodeSchema && full == "schema":
+		if v, err := data.LookupPath(cue.ParsePath("schema")).Int64(); err == nil && v != 1 {
+			d.Message = fmt.Sprintf("schema: this boardc reads schema version 1; the description is written for version %d", v)
+		}
+	case strings.HasSuffix(strings.TrimSuffix(d.Message, ":"), "errors in empty disjunction"):
+		d.Message = full + ": the value matches none of the schema's alternatives"
+	}
+	return d
+}
+
+// hasSchemaNote reports whether notes already point at a constraint in the
+// schema.
+func hasSchemaNote(notes []diag.Note) bool {
+	for _, n := range notes {
+		if n.Pos.File == schema.Filename {
+			return true
+		}
+	}
+	return false
+}
