@@ -62,6 +62,10 @@ func (o Origin) Named(names ...string) Origin {
 	return o.merge(Origin{Names: names})
 }
 
+// With returns the union of o and x: o's refs, positions and names, then
+// those of x that o lacks.
+func (o Origin) With(x Origin) Origin { return o.merge(x) }
+
 // IsZero reports whether o names nothing.
 func (o Origin) IsZero() bool {
 	return len(o.Refs) == 0 && len(o.Pos) == 0 && len(o.Names) == 0
@@ -75,29 +79,79 @@ func (o Origin) merge(x Origin) Origin {
 	}
 	return Origin{
 		Refs:  union(o.Refs, x.Refs, func(r ir.Ref) bool { return r != "" }, func(r ir.Ref) ir.Ref { return r }),
-		Pos:   union(o.Pos, x.Pos, ir.Pos.IsValid, ir.Pos.Short),
+		Pos:   union(o.Pos, x.Pos, ir.Pos.IsValid, posKey),
 		Names: union(o.Names, x.Names, func(s string) bool { return s != "" }, func(s string) string { return s }),
 	}
 }
 
+// srcLine identifies a position as Short prints it, src:line.
+type srcLine struct {
+	src  string
+	line int
+}
+
+func posKey(p ir.Pos) srcLine {
+	if p.Src == "" {
+		return srcLine{p.File, p.Line}
+	}
+	return srcLine{p.Src, p.Line}
+}
+
 // union appends to a copy of a the valid elements of b whose key a does
-// not hold yet; it returns a itself when there are none.
+// not hold yet; it returns a itself when there are none, and b itself when
+// a is empty and b holds only valid elements, each once.
 func union[T any, K comparable](a, b []T, valid func(T) bool, key func(T) K) []T {
+	var seen map[K]bool
+	if len(a)+len(b) > 16 {
+		// Long lists (a table entry shared by thousands of masters) are
+		// merged through a set, short ones by scanning.
+		seen = make(map[K]bool, len(a)+len(b))
+		for _, x := range a {
+			seen[key(x)] = true
+		}
+	}
+	// keep reports whether x, at index i of b, joins the union.
+	keep := func(i int, x T) bool {
+		if !valid(x) {
+			return false
+		}
+		k := key(x)
+		if seen != nil {
+			if seen[k] {
+				return false
+			}
+			seen[k] = true
+			return true
+		}
+		return !containsKey(a, k, key) && !containsKey(b[:i], k, key)
+	}
 	var out []T
-	for _, x := range b {
-		if !valid(x) || containsKey(a, key(x), key) || containsKey(out, key(x), key) {
+	copied := false
+	for i, x := range b {
+		ok := keep(i, x)
+		if len(a) == 0 && !copied {
+			if ok {
+				continue // the union is still a prefix of b
+			}
+			out = append(make([]T, 0, len(b)), b[:i]...)
+			copied = true
 			continue
 		}
-		if out == nil {
-			out = make([]T, 0, len(a)+len(b))
-			out = append(out, a...)
+		if ok {
+			if !copied {
+				out = append(make([]T, 0, len(a)+len(b)), a...)
+				copied = true
+			}
+			out = append(out, x)
 		}
-		out = append(out, x)
 	}
-	if out == nil {
-		return a
+	switch {
+	case copied:
+		return out
+	case len(a) == 0:
+		return b
 	}
-	return out
+	return a
 }
 
 func containsKey[T any, K comparable](s []T, k K, key func(T) K) bool {

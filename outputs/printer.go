@@ -3,6 +3,7 @@ package outputs
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -66,24 +67,27 @@ type Code string
 // newline makes P print several lines, which all get the origin.
 func (p *Printer) P(v ...any) {
 	var o Origin
-	var line strings.Builder
+	first := p.lines + 1
+	start := p.buf.Len()
 	for _, x := range v {
 		switch x := x.(type) {
+		case string:
+			p.buf.WriteString(x)
 		case Origin:
 			o = o.merge(x)
 		case Str:
-			line.WriteString(p.lang.str(string(x)))
+			p.buf.WriteString(p.lang.str(string(x)))
 		case Quoted:
 			s, xo := p.render(Text(x))
 			o = o.merge(xo)
-			line.WriteString(p.lang.str(oneLine(s)))
+			p.buf.WriteString(p.lang.str(oneLine(s)))
 		case Text:
 			if p.lang.text == nil {
 				panic("outputs: free text outside a comment or string in " + p.lang.Name)
 			}
 			s, xo := p.render(x)
 			o = o.merge(xo)
-			line.WriteString(p.lang.text(s))
+			p.buf.WriteString(p.lang.text(s))
 		case Note:
 			if p.lang.trailOpen == "" {
 				panic("outputs: no comment after code in " + p.lang.Name)
@@ -91,19 +95,21 @@ func (p *Printer) P(v ...any) {
 			s, xo := p.render(Text(x))
 			o = o.merge(xo)
 			open := p.lang.trailOpen
-			if str := line.String(); strings.HasSuffix(str, " ") || strings.HasSuffix(str, "\t") {
+			if b := p.buf.Bytes(); len(b) > start && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
 				open = strings.TrimLeft(open, " ")
 			}
-			line.WriteString(open + p.lang.comment(s) + p.lang.trailClose)
-		case string:
-			line.WriteString(x)
+			p.buf.WriteString(open + p.lang.comment(s) + p.lang.trailClose)
+		case int:
+			p.buf.WriteString(strconv.Itoa(x))
 		case ir.Pos:
 			panic("outputs: a position in code; print it in a Note or a Text")
 		default:
-			fmt.Fprint(&line, x)
+			fmt.Fprint(&p.buf, x)
 		}
 	}
-	p.write(line.String(), o)
+	p.lines += bytes.Count(p.buf.Bytes()[start:], []byte{'\n'}) + 1
+	p.buf.WriteByte('\n')
+	p.annotate(first, p.lines, o)
 }
 
 // write writes s and a newline, and records o as the origin of the lines
@@ -131,21 +137,20 @@ func (p *Printer) annotate(first, last int, o Origin) {
 }
 
 func sameOrigin(a, b Origin) bool {
-	if len(a.Refs) != len(b.Refs) || len(a.Pos) != len(b.Pos) || len(a.Names) != len(b.Names) {
+	return same(a.Refs, b.Refs) && same(a.Pos, b.Pos) && same(a.Names, b.Names)
+}
+
+// same reports whether a and b hold the same elements, at once when they
+// are the same slice (the lines of one comment share their origin).
+func same[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	for i := range a.Refs {
-		if a.Refs[i] != b.Refs[i] {
-			return false
-		}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
 	}
-	for i := range a.Pos {
-		if a.Pos[i] != b.Pos[i] {
-			return false
-		}
-	}
-	for i := range a.Names {
-		if a.Names[i] != b.Names[i] {
+	for i := range a {
+		if a[i] != b[i] {
 			return false
 		}
 	}
@@ -231,29 +236,29 @@ func (c *Block) End() {
 // each a string or a Text (wrapped at the language's width, if it has
 // one), or a Code paragraph; paragraphs are separated by an empty comment
 // line. A single text paragraph that fits on one line becomes a one-line
-// comment. An Origin among v, and the positions the paragraphs print, are
-// the origin of every line of text of the comment.
+// comment. An Origin among v is the origin of every line of text of the
+// comment; the positions a paragraph prints, and the Origin parts of a
+// Text, add to the origin of that paragraph's lines.
 func (p *Printer) Comment(indent string, v ...any) {
-	var o Origin
+	var all Origin
 	type para struct {
 		text string
 		code bool
+		o    Origin
 	}
 	var paras []para
 	for _, x := range v {
 		switch x := x.(type) {
 		case Origin:
-			o = o.merge(x)
+			all = all.merge(x)
 		case Code:
-			paras = append(paras, para{string(x), true})
+			paras = append(paras, para{text: string(x), code: true})
 		case Text:
-			s, xo := p.render(x)
-			o = o.merge(xo)
-			paras = append(paras, para{text: s})
+			s, o := p.render(x)
+			paras = append(paras, para{text: s, o: o})
 		default:
-			s, xo := p.render(Text{x})
-			o = o.merge(xo)
-			paras = append(paras, para{text: s})
+			s, o := p.render(Text{x})
+			paras = append(paras, para{text: s, o: o})
 		}
 	}
 	l := p.lang
@@ -265,12 +270,13 @@ func (p *Printer) Comment(indent string, v ...any) {
 			one = l.open + " " + text + " " + strings.TrimSpace(l.close)
 		}
 		if l.width == 0 || col+utf8.RuneCountInString(one) <= l.width {
-			p.write(indent+one, o)
+			p.write(indent+one, all.merge(paras[0].o))
 			return
 		}
 	}
 	c := p.Block(indent)
 	for i, para := range paras {
+		o := all.merge(para.o)
 		if i > 0 {
 			c.line("", Origin{})
 		}

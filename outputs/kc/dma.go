@@ -85,14 +85,15 @@ func (w Width) source() outputs.Text {
 // origin returns the origin of the entry's lines: every master with the
 // compatible, and the width of the narrowest.
 func (w Width) origin() outputs.Origin {
-	var o outputs.Origin
+	o := outputs.Origin{Names: []string{w.Compatible}}
 	for _, m := range w.Masters {
-		o = o.And(m.Ref)
+		o.Refs = append(o.Refs, m.Ref)
 		if m.DMABits == w.Bits {
-			o = o.And("", m.DMABitsPos)
+			o.Pos = append(o.Pos, m.DMABitsPos)
 		}
 	}
-	return o.Named(w.Compatible)
+	// Merged into an empty origin: without empty or repeated entries.
+	return outputs.Origin{}.With(o)
 }
 
 // masterTitle describes a master, as comment text: key, node, driver,
