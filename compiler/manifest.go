@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"strconv"
+	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
@@ -17,8 +19,9 @@ const ManifestPath = "manifest.json"
 
 // Manifest is the content of a board's manifest.json: what a build made
 // and from what, so that a build system can tell whether outputs are stale
-// or were edited. It holds no timestamp and no boardc version, so that it
-// changes only when an output or an input list does.
+// or were edited, and where each generated line comes from. It holds no
+// timestamp and no boardc version, so that it changes only when an output
+// or an input list does.
 type Manifest struct {
 	// Board is the board's name.
 	Board string `json:"board"`
@@ -33,16 +36,115 @@ type Manifest struct {
 	Schema int `json:"schema"`
 }
 
-// ManifestFile is one output file and the SHA-256 of its content.
+// ManifestFile is one output file, the SHA-256 of its content and where
+// its lines come from.
 type ManifestFile struct {
 	Path string `json:"path"`
 	// SHA256 is the hex digest of the file's content.
 	SHA256 string `json:"sha256"`
+	// Lines give the origin of the lines that come from the description
+	// elements: the lines of one origin together, in the order of their
+	// first line. Lines of boilerplate are not listed.
+	Lines []ManifestLines `json:"lines,omitempty"`
+	// Names maps what a line defines or sets (a DT property, a C symbol,
+	// a runtime path, an IRQ action name, a sysctl) to the lines that do,
+	// as in ManifestLines.At.
+	Names map[string]string `json:"names,omitempty"`
+}
+
+// ManifestLines is the origin shared by some lines of an output.
+type ManifestLines struct {
+	// At lists the lines, numbered from 1, as runs "27-28,30,34".
+	At string `json:"at"`
+	// Refs are the description elements the lines are made from, as
+	// diagnostics and waivers name them (soc.masters.crypto).
+	Refs []ir.Ref `json:"refs,omitempty"`
+	// Pos are the positions of the facts behind the lines, as src:line
+	// relative to the description's CUE module root, as the lines'
+	// comments print them.
+	Pos []string `json:"pos,omitempty"`
+}
+
+// lineSet collects line runs and prints them as "27-28,30,34".
+type lineSet struct{ runs [][2]int }
+
+func (s *lineSet) add(first, last int) {
+	if n := len(s.runs); n > 0 && s.runs[n-1][1] == first-1 {
+		s.runs[n-1][1] = last
+		return
+	}
+	s.runs = append(s.runs, [2]int{first, last})
+}
+
+func (s *lineSet) String() string {
+	var b strings.Builder
+	for i, r := range s.runs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(r[0]))
+		if r[1] != r[0] {
+			b.WriteString("-" + strconv.Itoa(r[1]))
+		}
+	}
+	return b.String()
+}
+
+// manifestLines returns where f's lines come from: the lines of each
+// origin, and the lines of each name.
+func manifestLines(f outputs.File) ([]ManifestLines, map[string]string) {
+	type group struct {
+		ManifestLines
+		at lineSet
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	names := map[string]*lineSet{}
+	for _, a := range f.Annotations {
+		for _, n := range a.Names {
+			if names[n] == nil {
+				names[n] = &lineSet{}
+			}
+			names[n].add(a.Line, a.End)
+		}
+		if len(a.Refs) == 0 && len(a.Pos) == 0 {
+			continue
+		}
+		var key strings.Builder
+		for _, r := range a.Refs {
+			key.WriteString(string(r) + "\x00")
+		}
+		key.WriteByte('\x01')
+		var pos []string
+		for _, p := range a.Pos {
+			pos = append(pos, p.Short())
+			key.WriteString(p.Short() + "\x00")
+		}
+		g := byKey[key.String()]
+		if g == nil {
+			g = &group{ManifestLines: ManifestLines{Refs: a.Refs, Pos: pos}}
+			byKey[key.String()] = g
+			groups = append(groups, g)
+		}
+		g.at.add(a.Line, a.End)
+	}
+	var lines []ManifestLines
+	for _, g := range groups {
+		g.At = g.at.String()
+		lines = append(lines, g.ManifestLines)
+	}
+	var at map[string]string
+	if len(names) > 0 {
+		at = map[string]string{}
+		for n, s := range names {
+			at[n] = s.String()
+		}
+	}
+	return lines, at
 }
 
 // manifest returns manifest.json for the board's files, made by emitters.
-// Fields are declared in key order and every list is sorted, so the JSON
-// is deterministic.
+// Every list is sorted, so the JSON is deterministic.
 func manifest(b *ir.Board, emitters []outputs.Emitter, files []outputs.File) outputs.File {
 	m := Manifest{
 		Board:    b.Name,
@@ -59,17 +161,99 @@ func manifest(b *ir.Board, emitters []outputs.Emitter, files []outputs.File) out
 			continue
 		}
 		sum := sha256.Sum256(f.Data)
-		m.Files = append(m.Files, ManifestFile{Path: f.Path, SHA256: hex.EncodeToString(sum[:])})
+		lines, names := manifestLines(f)
+		m.Files = append(m.Files, ManifestFile{
+			Path:   f.Path,
+			SHA256: hex.EncodeToString(sum[:]),
+			Lines:  lines,
+			Names:  names,
+		})
 	}
 	sort.Strings(m.Emitters)
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
 	sort.Strings(m.Inputs)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
-		panic(err) // strings and ints always encode
+	return outputs.File{Path: ManifestPath, Data: m.encode()}
+}
+
+// encode returns m as JSON indented by two spaces, as encoding/json
+// indents it, except that each entry of a file's lines and names is
+// written on one line of its own: they are most of the manifest, and one
+// entry a line keeps it compact and a diff of it readable.
+func (m *Manifest) encode() []byte {
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	b.WriteString(`  "board": ` + jsonText(m.Board) + ",\n")
+	b.WriteString(`  "emitters": ` + jsonList(m.Emitters, "  ") + ",\n")
+	b.WriteString(`  "files": [`)
+	for i, f := range m.Files {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    {\n")
+		b.WriteString(`      "path": ` + jsonText(f.Path) + ",\n")
+		b.WriteString(`      "sha256": ` + jsonText(f.SHA256))
+		if len(f.Lines) > 0 {
+			b.WriteString(",\n" + `      "lines": [`)
+			for j, l := range f.Lines {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("\n        " + jsonText(l))
+			}
+			b.WriteString("\n      ]")
+		}
+		if len(f.Names) > 0 {
+			b.WriteString(",\n" + `      "names": {`)
+			keys := make([]string, 0, len(f.Names))
+			for k := range f.Names {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for j, k := range keys {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("\n        " + jsonText(k) + ": " + jsonText(f.Names[k]))
+			}
+			b.WriteString("\n      }")
+		}
+		b.WriteString("\n    }")
 	}
-	return outputs.File{Path: ManifestPath, Data: buf.Bytes()}
+	if len(m.Files) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("],\n")
+	b.WriteString(`  "inputs": ` + jsonList(m.Inputs, "  ") + ",\n")
+	b.WriteString(`  "schema": ` + jsonText(m.Schema) + "\n")
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// jsonText returns v as compact JSON, without escaping HTML.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // strings, ints and lists of them always encode
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// jsonList returns a list of strings as encoding/json indents it at
+// indent: one element a line, or [] when empty.
+func jsonList(s []string, indent string) string {
+	if len(s) == 0 {
+		return "[]"
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, x := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n" + indent + "  " + jsonText(x))
+	}
+	b.WriteString("\n" + indent + "]")
+	return b.String()
 }

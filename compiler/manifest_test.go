@@ -1,18 +1,25 @@
 package compiler_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/schema"
 )
 
@@ -113,5 +120,172 @@ func TestManifestCheckoutIndependent(t *testing.T) {
 	b, _ := manifestOf(t, compileBoard(t, filepath.Join(dst, "espressobin")))
 	if diff := cmp.Diff(string(a), string(b)); diff != "" {
 		t.Errorf("manifest depends on the checkout location (-here +elsewhere):\n%s", diff)
+	}
+}
+
+// TestManifestLines checks the map of every in-tree board's manifest
+// against the annotations of its files: line by line, the same refs,
+// positions and names; every ref naming an element of the board; each
+// entry on one line of the JSON.
+func TestManifestLines(t *testing.T) {
+	for _, r := range intree.CompileAll(t, filepath.Join("..", "boards")) {
+		t.Run(r.Board.Name, func(t *testing.T) {
+			data, m := manifestOf(t, r)
+			known := boardRefs(r.Board)
+			byPath := map[string]compiler.ManifestFile{}
+			entries := 0
+			for _, f := range m.Files {
+				byPath[f.Path] = f
+				entries += len(f.Lines) + len(f.Names)
+			}
+			annotated := 0
+			for _, f := range r.Files {
+				if f.Path == compiler.ManifestPath {
+					continue
+				}
+				mf := byPath[f.Path]
+				if len(mf.Lines) > 0 {
+					annotated++
+				}
+				n := bytes.Count(f.Data, []byte("\n"))
+				// got[line] is the line's origin as the manifest tells it.
+				got := map[int]string{}
+				names := map[int][]string{}
+				for _, l := range mf.Lines {
+					for _, ln := range lineNumbers(t, l.At, n) {
+						if _, dup := got[ln]; dup {
+							t.Errorf("%s: line %d in two entries", f.Path, ln)
+						}
+						got[ln] = fmt.Sprint(l.Refs, l.Pos)
+					}
+					for _, ref := range l.Refs {
+						if !known(ref) {
+							t.Errorf("%s: ref %s names no element of the board", f.Path, ref)
+						}
+					}
+				}
+				for name, at := range mf.Names {
+					for _, ln := range lineNumbers(t, at, n) {
+						names[ln] = append(names[ln], name)
+					}
+				}
+				for ln := 1; ln <= n; ln++ {
+					o := f.LineOrigin(ln)
+					var pos []string
+					for _, p := range o.Pos {
+						pos = append(pos, p.Short())
+					}
+					want := ""
+					if len(o.Refs)+len(pos) > 0 {
+						want = fmt.Sprint(o.Refs, pos)
+					}
+					if got[ln] != want {
+						t.Errorf("%s:%d: manifest has %q, the file's annotation %q", f.Path, ln, got[ln], want)
+					}
+					sort.Strings(names[ln])
+					wantNames := append([]string(nil), o.Names...)
+					sort.Strings(wantNames)
+					if !cmp.Equal(names[ln], wantNames, cmpopts.EquateEmpty()) {
+						t.Errorf("%s:%d: manifest names %q, the file's annotation %q", f.Path, ln, names[ln], wantNames)
+					}
+				}
+			}
+			if annotated < 3 {
+				t.Errorf("only %d files have a map of their lines", annotated)
+			}
+			if got := bytes.Count(data, []byte("\n        ")); got != entries {
+				t.Errorf("%d line and name entries on lines of their own, want %d", got, entries)
+			}
+		})
+	}
+}
+
+// lineNumbers parses the runs "27-28,30" of a manifest entry, each
+// within 1..n and after the one before.
+func lineNumbers(t *testing.T, at string, n int) []int {
+	t.Helper()
+	var out []int
+	for _, run := range strings.Split(at, ",") {
+		a, b, ok := strings.Cut(run, "-")
+		first, err1 := strconv.Atoi(a)
+		last, err2 := first, error(nil)
+		if ok {
+			last, err2 = strconv.Atoi(b)
+		}
+		if err1 != nil || err2 != nil || first < 1 || last < first || last > n ||
+			len(out) > 0 && first <= out[len(out)-1] {
+			t.Errorf("bad runs %q (a file of %d lines)", at, n)
+			return nil
+		}
+		for i := first; i <= last; i++ {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// boardRefs returns whether a ref names an element of b, or a set of them
+// (soc.masters).
+func boardRefs(b *ir.Board) func(ir.Ref) bool {
+	refs := []ir.Ref{ir.RefBoard, ir.RefModel, ir.RefCompatible, ir.RefSoC, ir.RefIsolatedCPUs}
+	if b.SoC.DPAA2 != nil {
+		refs = append(refs, ir.RefDPAA2)
+		for _, d := range b.SoC.DPAA2.DPIOs {
+			refs = append(refs, d.Ref)
+		}
+	}
+	for _, m := range b.SoC.Masters {
+		refs = append(refs, m.Ref)
+	}
+	for _, x := range b.SoC.Buses {
+		refs = append(refs, x.Ref)
+	}
+	for _, p := range b.Policy.IRQs {
+		refs = append(refs, p.Ref)
+	}
+	for _, n := range b.Policy.Net {
+		refs = append(refs, n.Ref)
+	}
+	for _, s := range b.Policy.Sysctls {
+		refs = append(refs, s.Ref)
+	}
+	return func(r ir.Ref) bool {
+		for _, k := range refs {
+			if r.Contains(k) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// position matches a src:line position as the outputs print them.
+var position = regexp.MustCompile(`[A-Za-z0-9_.+@-][A-Za-z0-9_./+@-]*\.cue:[0-9]+`)
+
+// TestProvenanceFromMap: every position a generated line prints is among
+// the positions its map entry records, since the printer writes the
+// comments from that data; and every line that prints one has an entry.
+func TestProvenanceFromMap(t *testing.T) {
+	for _, r := range intree.CompileAll(t, filepath.Join("..", "boards")) {
+		for _, f := range r.Files {
+			if f.Path == compiler.ManifestPath {
+				continue
+			}
+			for i, line := range strings.Split(string(f.Data), "\n") {
+				printed := position.FindAllString(line, -1)
+				if len(printed) == 0 {
+					continue
+				}
+				recorded := map[string]bool{}
+				for _, p := range f.LineOrigin(i + 1).Pos {
+					recorded[p.Short()] = true
+				}
+				for _, p := range printed {
+					if !recorded[p] {
+						t.Errorf("%s/%s:%d prints %s, which its map entry lacks: %q", r.Board.Name, f.Path, i+1, p, line)
+					}
+				}
+			}
+		}
 	}
 }
