@@ -264,7 +264,8 @@ var position = regexp.MustCompile(`[A-Za-z0-9_.+@-][A-Za-z0-9_./+@-]*\.cue:[0-9]
 
 // TestProvenanceFromMap: every position a generated line prints is among
 // the positions its map entry records, since the printer writes the
-// comments from that data; and every line that prints one has an entry.
+// comments from that data; and names are recorded on lines of code only,
+// never on a comment.
 func TestProvenanceFromMap(t *testing.T) {
 	for _, r := range intree.CompileAll(t, filepath.Join("..", "boards")) {
 		for _, f := range r.Files {
@@ -272,6 +273,9 @@ func TestProvenanceFromMap(t *testing.T) {
 				continue
 			}
 			for i, line := range strings.Split(string(f.Data), "\n") {
+				if o := f.LineOrigin(i + 1); len(o.Names) > 0 && isComment(f.Path, line) {
+					t.Errorf("%s/%s:%d: a comment records names %q", r.Board.Name, f.Path, i+1, o.Names)
+				}
 				printed := position.FindAllString(line, -1)
 				if len(printed) == 0 {
 					continue
@@ -288,4 +292,15 @@ func TestProvenanceFromMap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// isComment reports whether line of the output at path is a comment: in
+// C and DTS a line of a block comment, elsewhere a '#' line.
+func isComment(path, line string) bool {
+	s := strings.TrimSpace(line)
+	switch filepath.Ext(path) {
+	case ".c", ".h", ".dtsi", ".dtso":
+		return strings.HasPrefix(s, "/*") || strings.HasPrefix(s, "*")
+	}
+	return strings.HasPrefix(s, "#")
 }

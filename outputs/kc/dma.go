@@ -85,7 +85,7 @@ func (w Width) source() outputs.Text {
 // origin returns the origin of the entry's lines: every master with the
 // compatible, and the width of the narrowest.
 func (w Width) origin() outputs.Origin {
-	o := outputs.Origin{Names: []string{w.Compatible}}
+	var o outputs.Origin
 	for _, m := range w.Masters {
 		o.Refs = append(o.Refs, m.Ref)
 		if m.DMABits == w.Bits {
@@ -167,7 +167,7 @@ func (g *gen) dmaDefs(w *outputs.Printer) {
 		for _, e := range widths {
 			o := e.origin()
 			w.Comment("\t", o, e.source())
-			w.P(o, "\t{ .compatible = ", outputs.Str(e.Compatible), ", .dma_bits = ", e.Bits, " },")
+			w.P(o.Named(e.Compatible), "\t{ .compatible = ", outputs.Str(e.Compatible), ", .dma_bits = ", e.Bits, " },")
 		}
 		w.P("};")
 	}
