@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -15,30 +13,37 @@ import (
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
+	"boardc.dev/boardc/outputs/tune"
 )
 
 func newExplain() *cobra.Command {
 	return &cobra.Command{
 		Use:   "explain BOARD WHAT",
-		Short: "Trace a master, property, C symbol or runtime path back to the description",
+		Short: "Trace an element, property, C symbol or runtime path back to the description",
 		Long: `explain compiles BOARD in memory and prints where WHAT comes from: the CUE
 facts behind it with their positions, what the checks reported about it,
 and every generated line that came from it, as <board>/<file>:<line>.
 
 WHAT is one of:
+  an element, by its path in the description  soc.masters.crypto, policy.irqs[0],
+                                              policy.sysctls."net.core.netdev_budget"
   a DMA master or bus, by key, label or path   crypto, /soc/bus@d0000000
   a DT property, alone or of one master        dma-coherent, crypto/dma-coherent
   a generated C symbol                         boardc_espressobin_crypto_dma_setup
   a runtime path, IRQ name or sysctl           /sys/class/net/eth0/queues/rx-0/rps_cpus
 
-For a master the facts are its node, bus and that bus's coherency fact,
-DMA width, its own coherency fact, IRQs, network devices, and the runtime
-policy that names them. Generated lines are those that mention WHAT (or
-the master) and those whose provenance comment names one of its facts.
+WHAT is resolved to elements through the board's description and the
+names the outputs define or set (properties, symbols, paths); the
+generated lines are those the outputs record as made from those
+elements, as manifest.json lists them. For a master the facts are its
+node, bus and that bus's coherency fact, DMA width, its own coherency
+fact, IRQs, network devices, and the runtime policy that names them.
 
 Exit status: 0 when something matched, 1 when WHAT matches nothing or the
 board does not load, 2 usage error.`,
 		Example: `  boardc explain boards/espressobin crypto
+  boardc explain boards/espressobin soc.masters.crypto
   boardc explain boards/espressobin crypto/dma-coherent
   boardc explain boards/ls2088a-rdb dma-coherent
   boardc explain boards/espressobin boardc_espressobin_crypto_dma_setup
@@ -57,7 +62,7 @@ board does not load, 2 usage error.`,
 				return exitError{exitDiags}
 			}
 			if !explain(cmd.OutOrStdout(), r, args[1]) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "boardc explain: nothing on board %s matches %q (not a master, bus, property, symbol, path, IRQ or sysctl it generates)\n", r.Board.Name, args[1])
+				fmt.Fprintf(cmd.ErrOrStderr(), "boardc explain: nothing on board %s matches %q (not an element, master, bus, property, symbol, path, IRQ or sysctl it generates)\n", r.Board.Name, args[1])
 				return exitError{exitDiags}
 			}
 			return nil
@@ -65,49 +70,96 @@ board does not load, 2 usage error.`,
 	}
 }
 
-// query is what explain looks for.
+// query is WHAT resolved: the elements it names or that stand behind it,
+// and, where WHAT is a name the outputs define or set, that name.
 type query struct {
-	what     string
-	owners   map[string]bool // fact owners WHAT is about
-	master   *ir.Master      // the master WHAT is or belongs to, if any
-	prop     string          // the DT property of "master/prop"
-	ownLines bool            // WHAT names a master or bus: match lines by its names
+	what string
+	refs refSet
+	// lines, when set, are the elements whose generated lines are shown,
+	// where they are fewer than those whose facts are (the pins of an IRQ
+	// rather than the master declaring it).
+	lines refSet
+	// name, when set, keeps only the generated lines that define or set
+	// it (a property, a symbol, a runtime path).
+	name string
+}
+
+// lineRefs returns the elements whose generated lines q shows.
+func (q *query) lineRefs() refSet {
+	if q.lines != nil {
+		return q.lines
+	}
+	return q.refs
+}
+
+// addMaster adds m and the runtime policy that names it: the pins of its
+// IRQs and the steering of its interfaces.
+func (q *query) addMaster(b *ir.Board, m *ir.Master) {
+	q.refs.add(m.Ref)
+	for _, p := range b.Policy.IRQs {
+		for _, o := range p.Owners {
+			if o == m {
+				q.refs.add(p.Ref)
+			}
+		}
+	}
+	for _, n := range b.Policy.Net {
+		if n.Master == m {
+			q.refs.add(n.Ref)
+		}
+	}
+}
+
+// refSet is a set of refs; it holds a ref when it holds the ref or an
+// element above it.
+type refSet []ir.Ref
+
+func (s *refSet) add(r ir.Ref) {
+	if r != "" && !s.has(r) {
+		*s = append(*s, r)
+	}
+}
+
+func (s refSet) has(r ir.Ref) bool {
+	for _, x := range s {
+		if x.Contains(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s refSet) any(rs []ir.Ref) bool {
+	for _, r := range rs {
+		if s.has(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // explain writes the chain behind what and reports whether anything
 // matched.
 func explain(w io.Writer, r *compiler.Result, what string) bool {
 	b := r.Board
-	q := resolve(b, what)
-	facts := boardFacts(b)
-	lines := generatedLines(r, q, facts)
-	chain := selectFacts(b, facts, q.owners, q.ownLines)
-	if len(chain) == 0 {
-		// WHAT names no element (a bare property such as dma-coherent):
-		// the facts named by the provenance of the lines it is on join
-		// the chain, with the masters or buses they belong to.
-		for _, l := range lines {
-			for _, f := range facts {
-				if l.names(f.pos) && f.owner != "board" {
-					q.owners[f.owner] = true
-				}
-			}
-		}
-		chain = selectFacts(b, facts, q.owners, false)
-	}
-	ds := relatedDiags(r.Diagnostics, q, chain)
-	// A generated line alone does not count: the word may just occur in
-	// a comment or help text. Something matches when it leads to a fact.
-	if len(chain) == 0 {
+	q := resolve(b, r.Files, what)
+	if len(q.refs) == 0 {
 		return false
 	}
+	shown := withBuses(b, q.refs)
+	facts := selectFacts(boardFacts(b), shown)
+	lines := generatedLines(r.Files, q.lineRefs(), q.name)
+	ds := relatedDiags(r.Diagnostics, shown)
 
 	fmt.Fprintf(w, "%s on board %s\n\nfacts:\n", what, b.Name)
-	for _, f := range chain {
+	if len(facts) == 0 {
+		fmt.Fprintf(w, "  none with a position\n")
+	}
+	for _, f := range facts {
 		fmt.Fprintf(w, "  %s: %s\n", f.pos, f.text)
 	}
 	for _, m := range b.SoC.Masters {
-		if q.owners["master:"+m.Key] {
+		if q.refs.has(m.Ref) {
 			fmt.Fprintf(w, "  => master %s: %s\n", m.Key, coherenceText(m))
 		}
 	}
@@ -130,9 +182,88 @@ func explain(w io.Writer, r *compiler.Result, what string) bool {
 	return true
 }
 
-// resolve works out which facts what is about.
-func resolve(b *ir.Board, what string) *query {
-	q := &query{what: what, owners: map[string]bool{}}
+// resolve works out the elements what names, through the description and
+// the names the outputs record.
+func resolve(b *ir.Board, files []outputs.File, what string) *query {
+	q := &query{what: what}
+	// A path (soc.masters.crypto, policy.irqs[0]) is a ref first; a
+	// single word (soc, name) is a key, label or name first.
+	if strings.ContainsAny(what, ".[") && q.byRef(b) {
+		return q
+	}
+	if q.byDescription(b, what) || q.byRef(b) {
+		return q
+	}
+	q.byName(files)
+	return q
+}
+
+// byRef resolves q.what as a ref: the element it names, the elements it
+// holds (soc.masters), or else the nearest element that holds it
+// (soc.masters.crypto.dmaBits), unless the ref goes on into a collection
+// of elements without naming one of them (soc.masters.nope). A master
+// comes with the runtime policy that names it, as by its key. It reports
+// whether it named any.
+func (q *query) byRef(b *ir.Board) bool {
+	r := ir.Ref(q.what)
+	elems := elementRefs(b)
+	var holder ir.Ref
+	for _, e := range elems {
+		switch {
+		case r.Contains(e):
+			q.refs.add(e)
+		case e.Contains(r) && len(e) > len(holder):
+			holder = e
+		}
+	}
+	if len(q.refs) == 0 && holder != "" {
+		rest := string(r)[len(holder):]
+		next := holder + ir.Ref(rest[:segment(rest)])
+		for _, e := range elems {
+			if next.Contains(e) {
+				return false
+			}
+		}
+		q.refs.add(holder)
+	}
+	if len(q.refs) == 1 {
+		if m := masterByRef(b, q.refs[0]); m != nil {
+			q.addMaster(b, m)
+		}
+	}
+	return len(q.refs) > 0
+}
+
+// segment returns the length of the first element of a ref's rest, which
+// starts with ".name", ".\"quoted name\"" or "[index]".
+func segment(rest string) int {
+	if strings.HasPrefix(rest, `."`) {
+		if i := strings.Index(rest[2:], `"`); i >= 0 {
+			return i + 3
+		}
+		return len(rest)
+	}
+	if i := strings.IndexAny(rest[1:], ".["); i >= 0 {
+		return i + 1
+	}
+	return len(rest)
+}
+
+func masterByRef(b *ir.Board, r ir.Ref) *ir.Master {
+	for _, m := range b.SoC.Masters {
+		if m.Ref == r {
+			return m
+		}
+	}
+	return nil
+}
+
+// byDescription resolves what through the description: a master or bus
+// by key, label or path, a master's property, an IRQ action name, an
+// interface or a path below it, a sysctl by key or path. It reports
+// whether any matched.
+func (q *query) byDescription(b *ir.Board, what string) bool {
+
 	master := func(name string) *ir.Master {
 		for _, m := range b.SoC.Masters {
 			if m.Key == name || m.Node.Path == name || (m.Node.Label != "" && m.Node.Label == name) {
@@ -141,99 +272,161 @@ func resolve(b *ir.Board, what string) *query {
 		}
 		return nil
 	}
-	setMaster := func(m *ir.Master) {
-		q.master = m
-		q.owners["master:"+m.Key] = true
-	}
 	if m := master(what); m != nil {
-		setMaster(m)
-		q.ownLines = true
+		q.addMaster(b, m)
 	}
 	for _, bus := range b.SoC.Buses {
 		if bus.Key == what || bus.Node.Path == what || (bus.Node.Label != "" && bus.Node.Label == what) {
-			q.owners["bus:"+bus.Key] = true
-			q.ownLines = true
+			q.refs.add(bus.Ref)
 		}
 	}
-	if k, p, ok := strings.Cut(what, "/"); ok && k != "" {
+	if k, prop, ok := strings.Cut(what, "/"); ok && k != "" {
 		if m := master(k); m != nil {
-			setMaster(m)
-			q.prop = p
+			q.refs.add(m.Ref)
+			q.name = prop
+			return true
 		}
 	}
-	if rest, ok := strings.CutPrefix(what, "boardc_"+b.CIdent()+"_"); ok {
-		var best *ir.Master
-		for _, m := range b.SoC.Masters {
-			c := ir.CIdent(m.Key)
-			if (rest == c || strings.HasPrefix(rest, c+"_")) && (best == nil || len(c) > len(ir.CIdent(best.Key))) {
-				best = m
-			}
-		}
-		if best != nil {
-			setMaster(best)
-		}
-	}
-	netdev := what
-	if rest, ok := strings.CutPrefix(what, "/sys/class/net/"); ok {
-		netdev, _, _ = strings.Cut(rest, "/")
-	}
+	// An IRQ action name: the facts of the masters declaring it and of
+	// its pins, the lines of its pins.
+	var irqLines refSet
 	for _, m := range b.SoC.Masters {
-		for _, n := range m.NetDevs {
-			if n.Name == netdev {
-				setMaster(m)
-			}
-		}
 		for _, irq := range m.IRQs {
 			if irq.Name == what {
-				setMaster(m)
+				q.refs.add(m.Ref)
 			}
 		}
 	}
-	q.owners["net:"+netdev] = true
-	q.owners["irq:"+what] = true
-	key := what
-	if rest, ok := strings.CutPrefix(what, "/proc/sys/"); ok {
-		key = strings.ReplaceAll(rest, "/", ".")
-	}
-	q.owners["sysctl:"+key] = true
-	return q
-}
-
-// selectFacts returns the facts of the owners, after adding the buses of
-// every master among them and, with policy, the runtime policy of its
-// network devices and IRQs.
-func selectFacts(b *ir.Board, facts []fact, owners map[string]bool, policy bool) []fact {
-	expandMasters(b, owners, policy)
-	var chain []fact
-	for _, f := range facts {
-		if owners[f.owner] {
-			chain = append(chain, f)
+	for _, p := range b.Policy.IRQs {
+		if p.IRQ == what {
+			q.refs.add(p.Ref)
+			irqLines.add(p.Ref)
 		}
 	}
-	return chain
-}
-
-// expandMasters adds to owners the buses of every master in it and, with
-// policy, the runtime policy of the master's network devices and IRQs.
-func expandMasters(b *ir.Board, owners map[string]bool, policy bool) {
+	if len(q.refs) > 0 && len(irqLines) > 0 && master(what) == nil {
+		q.lines = irqLines
+	}
+	// An interface, or a path below /sys/class/net/IF: its steering and
+	// the master declaring it.
+	ifname, sysPath := what, false
+	if rest, ok := strings.CutPrefix(what, "/sys/class/net/"); ok {
+		ifname, _, _ = strings.Cut(rest, "/")
+		sysPath = true
+	}
 	for _, m := range b.SoC.Masters {
-		if !owners["master:"+m.Key] {
-			continue
-		}
-		owners["bus:"+m.Bus.Key] = true
-		for _, a := range m.Bus.Ancestors() {
-			owners["bus:"+a.Key] = true
-		}
-		if !policy {
-			continue
-		}
 		for _, n := range m.NetDevs {
-			owners["net:"+n.Name] = true
-		}
-		for _, irq := range m.IRQs {
-			owners["irq:"+irq.Name] = true
+			if n.Name == ifname {
+				q.refs.add(m.Ref)
+			}
 		}
 	}
+	for _, n := range b.Policy.Net {
+		if n.IfName == ifname {
+			q.refs.add(n.Ref)
+		}
+	}
+	// A sysctl, by key or by its /proc/sys path.
+	for _, s := range b.Policy.Sysctls {
+		if s.Key == what || tune.SysctlPath(s.Key) == what {
+			q.refs.add(s.Ref)
+		}
+	}
+	if sysPath && len(q.refs) > 0 {
+		q.name = what
+	}
+	return len(q.refs) > 0
+}
+
+// byName resolves q.what as a name the outputs define or set: a
+// property, a C symbol, a compatible string, a device unit. The elements
+// are those of the lines that do.
+func (q *query) byName(files []outputs.File) {
+	what := q.what
+	for _, f := range files {
+		for _, a := range f.Annotations {
+			if hasName(a.Origin, what) {
+				q.name = what
+				for _, r := range a.Refs {
+					q.refs.add(r)
+				}
+			}
+		}
+	}
+}
+
+func hasName(o outputs.Origin, name string) bool {
+	for _, n := range o.Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// elementRefs returns the refs of b's elements.
+func elementRefs(b *ir.Board) []ir.Ref {
+	refs := []ir.Ref{ir.RefBoard, ir.RefModel, ir.RefCompatible, ir.RefSoC, ir.RefRoot, ir.RefCPUs}
+	s := &b.SoC
+	for _, c := range s.Clusters {
+		refs = append(refs, c.Ref)
+	}
+	for _, x := range s.Buses {
+		refs = append(refs, x.Ref)
+	}
+	for _, m := range s.Masters {
+		refs = append(refs, m.Ref)
+	}
+	if s.DPAA2 != nil {
+		refs = append(refs, ir.RefDPAA2)
+		for _, d := range s.DPAA2.DPIOs {
+			refs = append(refs, d.Ref)
+		}
+	}
+	for _, m := range b.Memory {
+		refs = append(refs, m.Ref)
+	}
+	p := &b.Policy
+	for _, x := range p.IRQs {
+		refs = append(refs, x.Ref)
+	}
+	for _, x := range p.Net {
+		refs = append(refs, x.Ref)
+	}
+	for _, x := range p.Sysctls {
+		refs = append(refs, x.Ref)
+	}
+	refs = append(refs, ir.RefIsolatedCPUs, ir.RefIrqbalance)
+	for i := range b.Waivers {
+		refs = append(refs, ir.WaiverRef(i))
+	}
+	return refs
+}
+
+// withBuses returns refs with the buses, and their parents, of every
+// master among them: a master's coherency is its bus's.
+func withBuses(b *ir.Board, refs refSet) refSet {
+	out := append(refSet{}, refs...)
+	for _, m := range b.SoC.Masters {
+		if !refs.has(m.Ref) {
+			continue
+		}
+		out.add(m.Bus.Ref)
+		for _, a := range m.Bus.Ancestors() {
+			out.add(a.Ref)
+		}
+	}
+	return out
+}
+
+// selectFacts returns the facts about the elements of refs.
+func selectFacts(facts []fact, refs refSet) []fact {
+	var out []fact
+	for _, f := range facts {
+		if refs.has(f.ref) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // genLine is one line of a generated file.
@@ -241,126 +434,38 @@ type genLine struct {
 	file string
 	n    int
 	text string
-	prov map[string]bool // src:line positions its provenance names
 }
 
-// names reports whether the line's provenance names pos.
-func (l genLine) names(pos ir.Pos) bool { return l.prov[pos.Short()] }
-
-var provenance = regexp.MustCompile(`[A-Za-z0-9_.+@-][A-Za-z0-9_./+@-]*\.cue:[0-9]+`)
-
-// blockStart matches the node reference opening a device-tree block.
-var blockStart = regexp.MustCompile(`^\s*(&\S+|&\{[^}]*\})\s*\{`)
-
-// generatedLines returns the generated lines that come from q.
-func generatedLines(r *compiler.Result, q *query, facts []fact) []genLine {
-	// own holds the src:line of the master's own facts, leaving out
-	// positions other elements share (a fact stated once for many).
-	own := map[string]bool{}
-	var names []*regexp.Regexp
-	if q.master != nil {
-		owners := map[string]map[string]bool{}
-		for _, f := range facts {
-			p := f.pos.Short()
-			if owners[p] == nil {
-				owners[p] = map[string]bool{}
-			}
-			owners[p][f.owner] = true
-		}
-		for _, f := range facts {
-			if p := f.pos.Short(); f.owner == "master:"+q.master.Key && len(owners[p]) == 1 {
-				own[p] = true
-			}
-		}
-		names = append(names, wordRE(q.master.Key))
-		if l := q.master.Node.Label; l != "" && l != q.master.Key {
-			names = append(names, wordRE(l))
-		}
-	}
-	if q.ownLines && q.master == nil {
-		if q.what == "/" {
-			// The root node's path is part of every path and comment
-			// opener: the bus on the root is matched by the provenance
-			// of its facts instead.
-			for _, f := range facts {
-				if q.owners[f.owner] && strings.HasPrefix(f.owner, "bus:") {
-					own[f.pos.Short()] = true
-				}
-			}
-		} else {
-			names = append(names, wordRE(q.what))
-		}
-	}
-	whatRE := wordRE(q.what)
+// generatedLines returns the lines the outputs record as made from the
+// elements of refs (and, with a name, defining or setting it).
+func generatedLines(files []outputs.File, refs refSet, name string) []genLine {
 	var out []genLine
-	for _, f := range r.Files {
-		sc := bufio.NewScanner(bytes.NewReader(f.Data))
-		sc.Buffer(nil, 1<<20)
-		block := ""
-		for n := 1; sc.Scan(); n++ {
-			l := genLine{file: f.Path, n: n, text: sc.Text(), prov: map[string]bool{}}
-			for _, p := range provenance.FindAllString(l.text, -1) {
-				l.prov[p] = true
+	for _, f := range files {
+		var text []string
+		for _, a := range f.Annotations {
+			if !refs.any(a.Refs) || name != "" && !hasName(a.Origin, name) {
+				continue
 			}
-			if m := blockStart.FindStringSubmatch(l.text); m != nil {
-				block = m[1]
+			if text == nil {
+				text = strings.Split(string(f.Data), "\n")
 			}
-			var match bool
-			switch {
-			case q.prop != "":
-				match = strings.Contains(l.text, q.prop) &&
-					(block == q.master.Node.Ref() || anyMatch(names, l.text))
-			case q.ownLines:
-				match = anyMatch(names, l.text)
-				for p := range l.prov {
-					match = match || own[p]
-				}
-			default:
-				match = whatRE.MatchString(l.text)
-			}
-			if strings.HasPrefix(strings.TrimSpace(l.text), "};") {
-				block = ""
-			}
-			if match {
-				out = append(out, l)
+			for n := a.Line; n <= a.End && n <= len(text); n++ {
+				out = append(out, genLine{file: f.Path, n: n, text: text[n-1]})
 			}
 		}
 	}
 	return out
 }
 
-// relatedDiags returns the diagnostics at the position of a fact of the
-// chain or whose message names what or the master.
-func relatedDiags(ds diag.List, q *query, chain []fact) diag.List {
-	at := map[string]bool{}
-	for _, f := range chain {
-		at[fmt.Sprintf("%s:%d", f.pos.File, f.pos.Line)] = true
-	}
-	res := []*regexp.Regexp{wordRE(q.what)}
-	if q.master != nil {
-		res = append(res, wordRE(q.master.Key))
-	}
+// relatedDiags returns the diagnostics about the elements of refs, most
+// severe first.
+func relatedDiags(ds diag.List, refs refSet) diag.List {
 	var out diag.List
 	for _, d := range ds {
-		if at[fmt.Sprintf("%s:%d", d.Pos.File, d.Pos.Line)] || anyMatch(res, d.Message) {
+		if d.Ref != "" && refs.has(d.Ref) {
 			out = append(out, d)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Severity > out[j].Severity })
 	return out
-}
-
-// wordRE matches s where it is not part of a longer name: not preceded or
-// followed by a letter or digit.
-func wordRE(s string) *regexp.Regexp {
-	return regexp.MustCompile(`(^|[^A-Za-z0-9])` + regexp.QuoteMeta(s) + `($|[^A-Za-z0-9])`)
-}
-
-func anyMatch(res []*regexp.Regexp, s string) bool {
-	for _, re := range res {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
 }

@@ -8,26 +8,28 @@ import (
 )
 
 // fact is one statement of a board description, at its CUE position,
-// and what it is about: "master:KEY", "bus:KEY", "net:IF", "irq:NAME",
-// "sysctl:KEY" or "board".
+// and the element it is about.
 type fact struct {
-	pos   ir.Pos
-	owner string
-	text  string
+	pos  ir.Pos
+	ref  ir.Ref
+	text string
 }
 
 // boardFacts lists the facts of b that explain can show, in description
-// order: board, masters, buses, then the runtime policy.
+// order: board, masters, buses, CPUs, DPAA2, memory, then the runtime
+// policy.
 func boardFacts(b *ir.Board) []fact {
 	var fs []fact
-	add := func(pos ir.Pos, owner, format string, args ...any) {
+	add := func(pos ir.Pos, ref ir.Ref, format string, args ...any) {
 		if pos.IsValid() {
-			fs = append(fs, fact{pos, owner, fmt.Sprintf(format, args...)})
+			fs = append(fs, fact{pos, ref, fmt.Sprintf(format, args...)})
 		}
 	}
-	add(b.Pos, "board", "board %s, SoC %s", b.Name, b.SoC.Name)
+	add(b.Pos, ir.RefBoard, "board %s", b.Name)
+	add(b.CompatiblePos, ir.RefCompatible, "board compatible %s", strings.Join(b.Compatible, ", "))
+	add(b.SoC.Pos, ir.RefSoC, "SoC %s", b.SoC.Name)
 	for _, m := range b.SoC.Masters {
-		o := "master:" + m.Key
+		o := m.Ref
 		state := "enabled"
 		if !m.Enabled {
 			state = "disabled on this board"
@@ -52,7 +54,7 @@ func boardFacts(b *ir.Board) []fact {
 		}
 	}
 	for _, bus := range b.SoC.Buses {
-		o := "bus:" + bus.Key
+		o := bus.Ref
 		add(bus.Pos, o, "bus %s: node %s", bus.Key, bus.Node.Path)
 		add(bus.CellsPos, o, "bus %s: #address-cells %d, #size-cells %d", bus.Key, bus.AddressCells, bus.SizeCells)
 		add(bus.Coherency.Pos, o, "bus %s coherency: %s (source: %s)", bus.Key, busCoherency(bus.Coherency), bus.Coherency.Source)
@@ -61,14 +63,31 @@ func boardFacts(b *ir.Board) []fact {
 			add(bus.DMARangesPos, o, "bus %s: dma-ranges with %d translation(s)", bus.Key, len(bus.DMARanges))
 		}
 	}
+	for _, c := range b.SoC.Clusters {
+		add(c.Pos, c.Ref, "CPU cluster of %s: CPUs %s", c.Core, ints(c.CPUs))
+	}
+	if d := b.SoC.DPAA2; d != nil {
+		add(d.Pos, ir.RefDPAA2, "DPAA2: %d DPIO(s), %d DPNI, %d DPCON", len(d.DPIOs), d.DPNI, d.DPCON)
+		add(d.StashPos, ir.RefDPAA2, "DPAA2 stash destination %d + cpu / %d (source: %s)", d.StashClusterBase, d.StashClusterSize, d.StashSource)
+		for _, p := range d.DPIOs {
+			add(p.Pos, p.Ref, "DPIO dpio.%d serves CPU %d", p.ID, p.CPU)
+		}
+	}
+	for _, m := range b.Memory {
+		add(m.Pos, m.Ref, "RAM at 0x%x, 0x%x bytes", m.Base, m.Size)
+	}
 	for _, p := range b.Policy.IRQs {
-		add(p.Pos, "irq:"+p.IRQ, "policy: IRQs named %s on CPUs %s", p.IRQ, ints(p.CPUs))
+		add(p.Pos, p.Ref, "policy: IRQs named %s on CPUs %s", p.IRQ, ints(p.CPUs))
 	}
 	for _, n := range b.Policy.Net {
-		add(n.Pos, "net:"+n.IfName, "policy: %s RPS %v, rps_flow_cnt %d, XPS %v", n.IfName, n.RPS, n.RPSFlowCount, n.XPS)
+		add(n.Pos, n.Ref, "policy: %s RPS %v, rps_flow_cnt %d, XPS %v", n.IfName, n.RPS, n.RPSFlowCount, n.XPS)
 	}
 	for _, s := range b.Policy.Sysctls {
-		add(s.Pos, "sysctl:"+s.Key, "policy: sysctl %s = %s", s.Key, s.Value)
+		add(s.Pos, s.Ref, "policy: sysctl %s = %s", s.Key, s.Value)
+	}
+	add(b.Policy.IsolatedPos, ir.RefIsolatedCPUs, "policy: isolated CPUs %s", ints(b.Policy.IsolatedCPUs))
+	for i, w := range b.Waivers {
+		add(w.Pos, ir.WaiverRef(i), "waiver of %s on %s: %s", w.Check, w.On, w.Reason)
 	}
 	return fs
 }
