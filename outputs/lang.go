@@ -123,12 +123,17 @@ func unsafeRune(r rune) bool {
 }
 
 // blockComment makes s safe inside a C or DTS block comment, on one line:
-// oneLine, then no "*/" that would end the comment early and no "/*"
-// (-Wcomment, and a reader's eye).
+// oneLine, then no "*/" that would end the comment early, no "/*"
+// (-Wcomment, and a reader's eye) and no trigraph, which the C
+// preprocessor warns about where wrapping puts it at the end of a line
+// (-Wtrigraphs: "??/" there is an escaped newline).
 func blockComment(s string) string {
 	s = oneLine(s)
 	for strings.Contains(s, "*/") || strings.Contains(s, "/*") {
 		s = commentEnds.Replace(s)
+	}
+	if strings.Contains(s, "??") {
+		s = trigraphs.Replace(s)
 	}
 	return s
 }
@@ -149,7 +154,9 @@ func confComment(s string) string {
 // The replacers of the policies, built once (a Replacer is safe for
 // concurrent use).
 var (
-	commentEnds  = strings.NewReplacer("*/", "* /", "/*", "/ *")
+	commentEnds = strings.NewReplacer("*/", "* /", "/*", "/ *")
+	trigraphs   = strings.NewReplacer("??=", "?? =", "??/", "?? /", "??'", "?? '", "??(", "?? (",
+		"??)", "?? )", "??!", "?? !", "??<", "?? <", "??>", "?? >", "??-", "?? -")
 	unitEscapes  = strings.NewReplacer("%", "%%", "$", "$$")
 	quoteEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	shellQuotes  = strings.NewReplacer("'", `'\''`, "\x00", "?")
@@ -179,8 +186,9 @@ func cString(s string) string {
 
 // dtsString returns s as a DTS string literal, as dtc reads one
 // (get_escape_char() in dtc's util.c): '"' and '\\' escaped and every byte
-// outside printable ASCII as \xNN. A NUL would end the property's value
-// early, so it is escaped like any other control byte.
+// outside printable ASCII, and every '?' (a trigraph to the C preprocessor
+// kbuild runs first), as \xNN. A NUL would end the property's value early,
+// so it is escaped like any other control byte.
 func dtsString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -190,7 +198,7 @@ func dtsString(s string) string {
 		case c == '"' || c == '\\':
 			b.WriteByte('\\')
 			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f:
+		case c < 0x20 || c >= 0x7f || c == '?':
 			fmt.Fprintf(&b, "\\x%02x", c)
 		default:
 			b.WriteByte(c)

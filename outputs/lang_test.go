@@ -17,7 +17,7 @@ import (
 // some output if printed raw.
 var hostile = []string{
 	"x */ / { chosen { bootargs = \"init=/bin/sh\"; }; }; /* y",
-	"*/*/*//**/", "**//", "/*/", "a\\", "a\\\\\\",
+	"*/*/*//**/", "**//", "/*/", "a\\", "a\\\\\\", "trigraph ??/", "???/??=",
 	"line\nnext", "cr\rx", "nul\x00x", "esc\x1b[2Jx", "del\x7fx", "nel\u0085x",
 	"ls\u2028ps\u2029x", "bidi\u202eevil\u2066x", "bad\xffutf8", "tab\tx",
 	"'$(touch pwned)'", "`id`", "%n$HOME${PATH}", "\"quoted\" \\ ;", "",
@@ -76,6 +76,9 @@ func TestCommentsHold(t *testing.T) {
 			}
 			if l == outputs.C || l == outputs.DTS {
 				checkBlockComments(t, l.Name, s, out)
+				if strings.Contains(out, "??/") {
+					t.Errorf("%s: %q: a trigraph reached the output: %q", l.Name, s, out)
+				}
 			}
 		}
 	}
@@ -120,6 +123,7 @@ func TestStr(t *testing.T) {
 		{outputs.C, "a\"b\\c\n?", `"a\"b\\c\012\077"`},
 		{outputs.C, "nul\x00esc\x1b", `"nul\000esc\033"`},
 		{outputs.DTS, "a\"b\\c\n\x00", `"a\"b\\c\x0a\x00"`},
+		{outputs.DTS, "why??/", `"why\x3f\x3f/"`},
 		{outputs.Shell, "eth0", "'eth0'"},
 		{outputs.Shell, "", "''"},
 		{outputs.Shell, "a'b", `'a'\''b'`},
