@@ -320,14 +320,47 @@ func TestCommentInjection(t *testing.T) {
 	}
 }
 
+// hostileText is free text that would end a C comment, open another,
+// splice lines, form a trigraph or carry control characters if printed
+// raw; the schema refuses its control characters, the printer must cope
+// with them anyway.
+const hostileText = "x */ int pwned; /* y \\\n#define X ??/ \x00\x1b[2J\u202e // \"q\" \\"
+
+// hostileTextBoard is ls2088aLike with hostileText in every free-text
+// field the C prints: the model and the stash source.
+func hostileTextBoard() *ir.Board {
+	b := ls2088aLike()
+	b.Name = "edge-hostile-text"
+	b.Model = hostileText
+	b.SoC.DPAA2.StashSource = hostileText
+	return b
+}
+
+// TestHostileText: the model and the stash source stay inside their
+// comments, on their lines.
+func TestHostileText(t *testing.T) {
+	h, c := files(t, hostileTextBoard())
+	for _, f := range []string{h, c} {
+		for _, l := range strings.Split(f, "\n") {
+			if strings.Contains(l, "pwned") && !strings.HasPrefix(strings.TrimSpace(l), "*") {
+				t.Errorf("free text left its comment: %q", l)
+			}
+			if strings.HasPrefix(l, "#define X") || strings.ContainsAny(l, "\x00\x1b\u202e") {
+				t.Errorf("free text made a line or reached it raw: %q", l)
+			}
+		}
+	}
+}
+
 // EdgeBoards returns hand-built boards that exercise the corners of the
 // emitter (a reordered DPIO affinity, LS1088A stashing, a destination that
-// does not fit u8, DPAA2 without DPIOs, no masters at all), for the kbuild
-// test to compile beside the in-tree boards.
+// does not fit u8, DPAA2 without DPIOs, no masters at all, hostile free
+// text), for the kbuild test to compile beside the in-tree boards.
 func EdgeBoards() []*ir.Board {
 	reordered := dpaa2(0, 2, 6, 7, 0, 1)
 	reordered.DPIOs[3].ID = 9
 	return []*ir.Board{
+		hostileTextBoard(),
 		ls2088aLike(),
 		board("edge-ls1088a", dpaa2(2, 4, 0, 1, 2, 3, 4, 5, 6, 7), master("eth", 40, 10, "v,eth")),
 		board("edge-reordered", reordered, master("a", 32, 10, "v,x"), master("b", 64, 20, "v,x")),
