@@ -73,18 +73,27 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	if r.Diagnostics.HasErrors() {
 		return r
 	}
-	// The emitters only read the IR; each runs on a goroutine of its own.
+	// The emitters only read the IR; each runs on a goroutine of its own,
+	// and makes the manifest's entries of its files there.
 	es := Emitters()
 	emitted := make([][]outputs.File, len(es))
+	entries := make([][]ManifestFile, len(es))
 	var wg sync.WaitGroup
 	for i, e := range es {
-		wg.Go(func() { emitted[i] = e.Emit(b) })
+		wg.Go(func() {
+			emitted[i] = e.Emit(b)
+			for _, f := range emitted[i] {
+				entries[i] = append(entries[i], manifestFile(f))
+			}
+		})
 	}
 	wg.Wait()
-	for _, fs := range emitted {
+	var all []ManifestFile
+	for i, fs := range emitted {
 		r.Files = append(r.Files, fs...)
+		all = append(all, entries[i]...)
 	}
-	r.Files = append(r.Files, manifest(b, es, r.Files))
+	r.Files = append(r.Files, manifest(b, es, all))
 	outputs.SortFiles(r.Files)
 	return r
 }

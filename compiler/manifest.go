@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,15 +91,27 @@ func (s *lineSet) String() string {
 	return b.String()
 }
 
+// short formats p as ir.Pos.Short does, src:line, without fmt: a large
+// board's map has tens of thousands of them.
+func short(p ir.Pos) string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return src(p) + ":" + strconv.Itoa(p.Line)
+}
+
 // manifestLines returns where f's lines come from: the lines of each
 // origin, and the lines of each name.
 func manifestLines(f outputs.File) ([]ManifestLines, map[string]string) {
 	type group struct {
-		ManifestLines
-		at lineSet
+		refs []ir.Ref
+		pos  []ir.Pos
+		at   lineSet
 	}
 	var groups []*group
-	byKey := map[string]*group{}
+	// Groups by a hash of their refs and positions; equal hashes are
+	// told apart by content.
+	byHash := map[uint64][]*group{}
 	names := map[string]*lineSet{}
 	for _, a := range f.Annotations {
 		for _, n := range a.Names {
@@ -110,32 +123,35 @@ func manifestLines(f outputs.File) ([]ManifestLines, map[string]string) {
 		if len(a.Refs) == 0 && len(a.Pos) == 0 {
 			continue
 		}
-		var key strings.Builder
-		for _, r := range a.Refs {
-			key.WriteString(string(r) + "\x00")
+		h := originHash(a.Refs, a.Pos)
+		var g *group
+		for _, c := range byHash[h] {
+			if slices.Equal(c.refs, a.Refs) && slices.EqualFunc(c.pos, a.Pos, sameLine) {
+				g = c
+				break
+			}
 		}
-		key.WriteByte('\x01')
-		var pos []string
-		for _, p := range a.Pos {
-			pos = append(pos, p.Short())
-			key.WriteString(p.Short() + "\x00")
-		}
-		g := byKey[key.String()]
 		if g == nil {
-			g = &group{ManifestLines: ManifestLines{Refs: a.Refs, Pos: pos}}
-			byKey[key.String()] = g
+			g = &group{refs: a.Refs, pos: a.Pos}
+			byHash[h] = append(byHash[h], g)
 			groups = append(groups, g)
 		}
 		g.at.add(a.Line, a.End)
 	}
-	var lines []ManifestLines
+	lines := make([]ManifestLines, 0, len(groups))
 	for _, g := range groups {
-		g.At = g.at.String()
-		lines = append(lines, g.ManifestLines)
+		l := ManifestLines{At: g.at.String(), Refs: g.refs}
+		if len(g.pos) > 0 {
+			l.Pos = make([]string, len(g.pos))
+			for i, p := range g.pos {
+				l.Pos[i] = short(p)
+			}
+		}
+		lines = append(lines, l)
 	}
 	var at map[string]string
 	if len(names) > 0 {
-		at = map[string]string{}
+		at = make(map[string]string, len(names))
 		for n, s := range names {
 			at[n] = s.String()
 		}
@@ -143,9 +159,53 @@ func manifestLines(f outputs.File) ([]ManifestLines, map[string]string) {
 	return lines, at
 }
 
-// manifest returns manifest.json for the board's files, made by emitters.
-// Every list is sorted, so the JSON is deterministic.
-func manifest(b *ir.Board, emitters []outputs.Emitter, files []outputs.File) outputs.File {
+// sameLine reports whether a and b print as the same src:line.
+func sameLine(a, b ir.Pos) bool { return src(a) == src(b) && a.Line == b.Line }
+
+// src returns the file of p as short prints it.
+func src(p ir.Pos) string {
+	if p.Src == "" {
+		return p.File
+	}
+	return p.Src
+}
+
+// originHash hashes refs and the src:line of pos (FNV-1a).
+func originHash(refs []ir.Ref, pos []ir.Pos) uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
+		h *= 1099511628211
+	}
+	for _, r := range refs {
+		mix(string(r))
+	}
+	h ^= 0xfe
+	for _, p := range pos {
+		mix(src(p))
+		h ^= uint64(p.Line)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// manifestFile returns f's entry in the manifest: its SHA-256 and where
+// its lines come from. The emitters' goroutines call it, each on its
+// files.
+func manifestFile(f outputs.File) ManifestFile {
+	sum := sha256.Sum256(f.Data)
+	lines, names := manifestLines(f)
+	return ManifestFile{Path: f.Path, SHA256: hex.EncodeToString(sum[:]), Lines: lines, Names: names}
+}
+
+// manifest returns manifest.json for the board's files, made by emitters,
+// from their entries (manifestFile). Every list is sorted, so the JSON is
+// deterministic.
+func manifest(b *ir.Board, emitters []outputs.Emitter, files []ManifestFile) outputs.File {
 	m := Manifest{
 		Board:    b.Name,
 		Emitters: []string{},
@@ -157,17 +217,9 @@ func manifest(b *ir.Board, emitters []outputs.Emitter, files []outputs.File) out
 		m.Emitters = append(m.Emitters, e.Name)
 	}
 	for _, f := range files {
-		if f.Path == ManifestPath {
-			continue
+		if f.Path != ManifestPath {
+			m.Files = append(m.Files, f)
 		}
-		sum := sha256.Sum256(f.Data)
-		lines, names := manifestLines(f)
-		m.Files = append(m.Files, ManifestFile{
-			Path:   f.Path,
-			SHA256: hex.EncodeToString(sum[:]),
-			Lines:  lines,
-			Names:  names,
-		})
 	}
 	sort.Strings(m.Emitters)
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
@@ -198,7 +250,8 @@ func (m *Manifest) encode() []byte {
 				if j > 0 {
 					b.WriteByte(',')
 				}
-				b.WriteString("\n        " + jsonText(l))
+				b.WriteString("\n        ")
+				l.encode(&b)
 			}
 			b.WriteString("\n      ]")
 		}
@@ -213,7 +266,7 @@ func (m *Manifest) encode() []byte {
 				if j > 0 {
 					b.WriteByte(',')
 				}
-				b.WriteString("\n        " + jsonText(k) + ": " + jsonText(f.Names[k]))
+				b.WriteString("\n        " + jsonString(k) + ": " + jsonString(f.Names[k]))
 			}
 			b.WriteString("\n      }")
 		}
@@ -227,6 +280,42 @@ func (m *Manifest) encode() []byte {
 	b.WriteString(`  "schema": ` + jsonText(m.Schema) + "\n")
 	b.WriteString("}\n")
 	return b.Bytes()
+}
+
+// encode writes l as compact JSON, as encoding/json writes it.
+func (l ManifestLines) encode(b *bytes.Buffer) {
+	b.WriteString(`{"at":` + jsonString(l.At))
+	if len(l.Refs) > 0 {
+		b.WriteString(`,"refs":[`)
+		for i, r := range l.Refs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(jsonString(string(r)))
+		}
+		b.WriteByte(']')
+	}
+	if len(l.Pos) > 0 {
+		b.WriteString(`,"pos":[`)
+		for i, p := range l.Pos {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(jsonString(p))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+}
+
+// jsonString returns s as a JSON string, as jsonText would.
+func jsonString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return jsonText(s)
+		}
+	}
+	return `"` + s + `"`
 }
 
 // jsonText returns v as compact JSON, without escaping HTML.
