@@ -24,9 +24,6 @@ type Printer struct {
 // NewPrinter returns a printer of a file in lang.
 func NewPrinter(lang *Lang) *Printer { return &Printer{lang: lang} }
 
-// Lang returns the printer's language.
-func (p *Printer) Lang() *Lang { return p.lang }
-
 // Str is a string from the description, printed as one literal or word of
 // the printer's language: a C or DTS string literal, a single-quoted shell
 // word, an argument of a systemd Exec*= line.
@@ -62,7 +59,8 @@ type Code string
 // number or a fmt.Stringer is code, written as it is: the emitter's own
 // text, numbers, and identifiers and paths a schema pattern keeps to the
 // language's syntax. Text from the description must be passed as a Str,
-// a Text or a Note. An Origin part prints nothing and adds to the origin
+// a Quoted, a Note or (where the language has settings of free text) a
+// Text. An Origin part prints nothing and adds to the origin
 // of the line, as the positions of a Note or a Text do. A part holding a
 // newline makes P print several lines, which all get the origin.
 func (p *Printer) P(v ...any) {
