@@ -32,9 +32,13 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	for _, e := range errors.Errors(err) {
 		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
 		path := e.Path()
-		if len(path) > 0 {
+		switch {
+		case len(path) > 0 && d.Code == CodeLoad:
+			// A package's import path, not a place in the description.
 			d.Message = strings.Join(path, ".") + ": " + d.Message
+		case len(path) > 0:
 			d.Ref = refOf(path)
+			d.Message = string(d.Ref) + ": " + d.Message
 		}
 		if d.Code == CodeMissing {
 			if key := notInSoC(data, path); key != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/errors"
@@ -62,10 +63,12 @@ var keyDefs = []struct {
 // terms say more: a key that breaks its map's pattern, a schema version
 // this boardc does not read, an empty disjunction.
 func refine(d diag.Diagnostic, path []string, data cue.Value) diag.Diagnostic {
-	full := strings.Join(path, ".")
+	d = rewordFreeText(d, path)
+	d.Message = shorten(d.Message)
+	full := string(refOf(path))
 	switch {
 	case d.Code == CodeUnknown && len(path) >= 2:
-		parent, key := strings.Join(path[:len(path)-1], "."), path[len(path)-1]
+		parent, key := string(refOf(path[:len(path)-1])), path[len(path)-1]
 		for _, k := range keyDefs {
 			if k.parent.MatchString(parent) {
 				d.Message = fmt.Sprintf("%s: the key %s does not match the pattern of keys of %s", full, key, parent)
@@ -81,6 +84,44 @@ func refine(d diag.Diagnostic, path []string, data cue.Value) diag.Diagnostic {
 		d.Message = full + ": the value matches none of the schema's alternatives"
 	}
 	return d
+}
+
+// freeTextRE matches CUE's message for a value outside the schema's free
+// text pattern (#Model, #Source, #Reason: one line, no control, line
+// separator or bidi control characters), capturing its length bounds.
+var freeTextRE = regexp.MustCompile(`out of bound =~"\^\[\^\\\\p\{Cc\}.*\{(\d+),(\d+)\}\$"\)$`)
+
+// rewordFreeText says in words what a free-text pattern asks for.
+func rewordFreeText(d diag.Diagnostic, path []string) diag.Diagnostic {
+	m := freeTextRE.FindStringSubmatch(d.Message)
+	if d.Code != CodeSchema || m == nil {
+		return d
+	}
+	d.Message = fmt.Sprintf("%s: free text must be one line of %s to %s characters, without control, line separator or bidi control characters",
+		refOf(path), m[1], m[2])
+	return d
+}
+
+// quotedRE matches a double-quoted string in a CUE message.
+var quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// maxQuoted is the longest quoted value a message prints whole.
+const maxQuoted = 80
+
+// shorten cuts every quoted value in msg longer than maxQuoted down to its
+// start and its length: a 10 kB model is not worth a 10 kB line, and the
+// position already says where it is.
+func shorten(msg string) string {
+	return quotedRE.ReplaceAllStringFunc(msg, func(q string) string {
+		if len(q) <= maxQuoted {
+			return q
+		}
+		cut := maxQuoted - 20
+		for cut > 0 && !utf8.RuneStart(q[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%s…\" (%d bytes)", q[:cut], len(q)-2)
+	})
 }
 
 // hasSchemaNote reports whether notes already point at a constraint in the
