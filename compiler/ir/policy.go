@@ -110,6 +110,19 @@ func (b *Board) ResolvePolicy() {
 	}
 }
 
+// FlowQueues returns the number of receive queues rpsFlowCount is set on:
+// those RPS steers or, without RPS, every receive queue of the interface,
+// since RFS needs the flow table on each queue that receives.
+func (n *NetPolicy) FlowQueues() int {
+	if len(n.RPS) > 0 {
+		return len(n.RPS)
+	}
+	if n.Dev != nil && n.Dev.RxQueues > 0 {
+		return n.Dev.RxQueues
+	}
+	return 1
+}
+
 // FlowTableSize returns the size the kernel gives an RFS flow table asked
 // for n entries: n rounded up to a power of two, 0 staying 0
 // (net/core/net-sysfs.c store_rps_dev_flow_table_cnt() for

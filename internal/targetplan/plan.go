@@ -87,7 +87,9 @@ func write(w io.Writer, b *ir.Board) error {
 	for _, n := range b.Policy.Net {
 		for q, cpus := range n.RPS {
 			fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
-			if n.RPSFlowCount >= 0 {
+		}
+		if n.RPSFlowCount >= 0 {
+			for q := range n.FlowQueues() {
 				fmt.Fprintf(&s, "rpsflow %s %d %d\n", n.IfName, q, ir.FlowTableSize(uint64(n.RPSFlowCount)))
 			}
 		}

@@ -45,7 +45,7 @@ func boardRoot(b *ir.Board) map[string]string {
 	f["proc/irq/3/smp_affinity_list"] = all
 	for _, np := range b.Policy.Net {
 		q := "sys/class/net/" + np.IfName + "/queues/"
-		for i := range max(len(np.RPS), tune.RxQueues(b, np)) {
+		for i := range max(len(np.RPS), np.FlowQueues()) {
 			f[fmt.Sprintf("%srx-%d/rps_cpus", q, i)] = zero
 			f[fmt.Sprintf("%srx-%d/rps_flow_cnt", q, i)] = "0\n"
 		}

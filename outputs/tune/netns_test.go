@@ -102,7 +102,7 @@ func netnsRun(t *testing.T, unshare string, b *ir.Board, only string) map[string
 	tamper := ""
 	for _, np := range b.Policy.Net {
 		q := "/sys/class/net/" + np.IfName + "/queues/"
-		rx := max(len(np.RPS), tune.RxQueues(b, np), 4)
+		rx := max(len(np.RPS), np.FlowQueues(), 4)
 		tx := max(len(np.XPS), 4)
 		ifs = append(ifs, fmt.Sprintf("%s:%d:%d", np.IfName, rx, tx))
 		for i := range rx {
@@ -200,7 +200,7 @@ func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bo
 		}
 		if np.RPSFlowCount >= 0 {
 			p := q + "rx-0/rps_flow_cnt"
-			if want := fmt.Sprint(tune.RoundPow2(int64(np.RPSFlowCount))); applied[p] != want {
+			if want := fmt.Sprint(ir.FlowTableSize(uint64(np.RPSFlowCount))); applied[p] != want {
 				t.Errorf("kernel %s = %q, want %s", p, applied[p], want)
 			}
 		}

@@ -71,10 +71,10 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 			act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
 		}
 		if n.RPSFlowCount >= 0 {
-			v := roundPow2(int64(n.RPSFlowCount))
+			v := int64(ir.FlowTableSize(uint64(n.RPSFlowCount)))
 			// Every receive queue gets the flow count: RFS needs it on
 			// each queue that receives.
-			queues := rxQueues(b, n)
+			queues := n.FlowQueues()
 			for i := 0; i < queues; i++ {
 				text := outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d rps_flow_cnt %d", i, n.RPSFlowCount))
 				if v != int64(n.RPSFlowCount) {
@@ -101,22 +101,6 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 	}
 }
 
-// rxQueues returns how many receive queues of n's interface take its
-// rps_flow_cnt: those RPS steers, else all the interface's hardware queues
-// where a master declares it, else one.
-func rxQueues(b *ir.Board, n ir.NetPolicy) int {
-	if len(n.RPS) > 0 {
-		return len(n.RPS)
-	}
-	for _, m := range b.SoC.Masters {
-		for _, d := range m.NetDevs {
-			if d.Name == n.IfName && d.RxQueues > 0 {
-				return d.RxQueues
-			}
-		}
-	}
-	return 1
-}
 
 // act writes one act line of the actions function, which sets path to
 // value; pos names the description line in the script's messages.

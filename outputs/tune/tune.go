@@ -90,23 +90,10 @@ func SysctlValue(s ir.Sysctl) string {
 	if roundedSysctls[s.Key] {
 		var n int64
 		if _, err := fmt.Sscan(s.Value, &n); err == nil && fmt.Sprint(n) == s.Value && n > 0 {
-			return fmt.Sprint(roundPow2(n))
+			return fmt.Sprint(ir.FlowTableSize(uint64(n)))
 		}
 	}
 	return s.Value
-}
-
-// roundPow2 rounds n up to a power of two, as the kernel's
-// roundup_pow_of_two(); 0 stays 0.
-func roundPow2(n int64) int64 {
-	if n <= 0 {
-		return n
-	}
-	p := int64(1)
-	for p < n {
-		p <<= 1
-	}
-	return p
 }
 
 // guardCompatibles returns the compatible strings that identify the board
