@@ -101,7 +101,6 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 	}
 }
 
-
 // act writes one act line of the actions function, which sets path to
 // value; pos names the description line in the script's messages.
 func act(p *outputs.Printer, o outputs.Origin, part, kind, path, value string, pos ir.Pos) {
