@@ -206,7 +206,7 @@ func resolve(b *ir.Board, files []outputs.File, what string) *query {
 // whether it named any.
 func (q *query) byRef(b *ir.Board) bool {
 	r := ir.Ref(q.what)
-	elems := elementRefs(b)
+	elems := b.Refs()
 	var holder ir.Ref
 	for _, e := range elems {
 		switch {
@@ -361,45 +361,6 @@ func hasName(o outputs.Origin, name string) bool {
 		}
 	}
 	return false
-}
-
-// elementRefs returns the refs of b's elements.
-func elementRefs(b *ir.Board) []ir.Ref {
-	refs := []ir.Ref{ir.RefBoard, ir.RefModel, ir.RefCompatible, ir.RefSoC, ir.RefRoot, ir.RefCPUs}
-	s := &b.SoC
-	for _, c := range s.Clusters {
-		refs = append(refs, c.Ref)
-	}
-	for _, x := range s.Buses {
-		refs = append(refs, x.Ref)
-	}
-	for _, m := range s.Masters {
-		refs = append(refs, m.Ref)
-	}
-	if s.DPAA2 != nil {
-		refs = append(refs, ir.RefDPAA2)
-		for _, d := range s.DPAA2.DPIOs {
-			refs = append(refs, d.Ref)
-		}
-	}
-	for _, m := range b.Memory {
-		refs = append(refs, m.Ref)
-	}
-	p := &b.Policy
-	for _, x := range p.IRQs {
-		refs = append(refs, x.Ref)
-	}
-	for _, x := range p.Net {
-		refs = append(refs, x.Ref)
-	}
-	for _, x := range p.Sysctls {
-		refs = append(refs, x.Ref)
-	}
-	refs = append(refs, ir.RefIsolatedCPUs, ir.RefIrqbalance)
-	for i := range b.Waivers {
-		refs = append(refs, ir.WaiverRef(i))
-	}
-	return refs
 }
 
 // withBuses returns refs with the buses, and their parents, of every

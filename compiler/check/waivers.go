@@ -9,42 +9,6 @@ import (
 	"boardc.dev/boardc/compiler/ir"
 )
 
-// Refs returns every element of b a finding can be about and a waiver can
-// name, sorted.
-func Refs(b *ir.Board) []ir.Ref {
-	refs := []ir.Ref{ir.RefCPUs, ir.RefIsolatedCPUs, ir.RefIrqbalance}
-	s := &b.SoC
-	for _, c := range s.Clusters {
-		refs = append(refs, c.Ref)
-	}
-	for _, x := range s.Buses {
-		refs = append(refs, x.Ref)
-	}
-	for _, m := range s.Masters {
-		refs = append(refs, m.Ref)
-	}
-	if s.DPAA2 != nil {
-		refs = append(refs, ir.RefDPAA2)
-		for _, io := range s.DPAA2.DPIOs {
-			refs = append(refs, io.Ref)
-		}
-	}
-	for _, m := range b.Memory {
-		refs = append(refs, m.Ref)
-	}
-	for _, p := range b.Policy.IRQs {
-		refs = append(refs, p.Ref)
-	}
-	for _, n := range b.Policy.Net {
-		refs = append(refs, n.Ref)
-	}
-	for _, c := range b.Policy.Sysctls {
-		refs = append(refs, c.Ref)
-	}
-	sort.Slice(refs, func(i, j int) bool { return refs[i] < refs[j] })
-	return refs
-}
-
 // legacy maps the spellings of waiver targets that schema version 1 first
 // documented ("masters.x", "buses.x", "cpus", "dpaa2", "policy.net.eth0")
 // to the element's ref. "policy.irqs" and "policy.sysctls" named a whole
@@ -67,7 +31,8 @@ func legacy(b *ir.Board) map[string]ir.Ref {
 // target is spelled the old way (a warning saying what to write) or names
 // no element (an error naming the closest refs).
 func resolveWaivers(b *ir.Board) diag.List {
-	refs := Refs(b)
+	refs := b.Refs()
+	sort.Slice(refs, func(i, j int) bool { return refs[i] < refs[j] })
 	known := make(map[ir.Ref]bool, len(refs))
 	for _, r := range refs {
 		known[r] = true

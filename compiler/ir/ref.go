@@ -87,6 +87,47 @@ func SysctlRef(key string) Ref { return Ref("policy.sysctls").Field(key) }
 // WaiverRef returns the ref of the i-th waiver.
 func WaiverRef(i int) Ref { return Ref("waivers").Index(i) }
 
+// Refs returns the ref of every element of b, in description order: the
+// top-level facts, the SoC's clusters, buses, masters and DPAA2 portals,
+// the memory, the policy's pins, interfaces and sysctls, and the waivers.
+func (b *Board) Refs() []Ref {
+	refs := []Ref{RefBoard, RefModel, RefCompatible, RefSoC, RefRoot, RefCPUs}
+	s := &b.SoC
+	for _, c := range s.Clusters {
+		refs = append(refs, c.Ref)
+	}
+	for _, x := range s.Buses {
+		refs = append(refs, x.Ref)
+	}
+	for _, m := range s.Masters {
+		refs = append(refs, m.Ref)
+	}
+	if s.DPAA2 != nil {
+		refs = append(refs, RefDPAA2)
+		for _, d := range s.DPAA2.DPIOs {
+			refs = append(refs, d.Ref)
+		}
+	}
+	for _, m := range b.Memory {
+		refs = append(refs, m.Ref)
+	}
+	p := &b.Policy
+	for _, x := range p.IRQs {
+		refs = append(refs, x.Ref)
+	}
+	for _, x := range p.Net {
+		refs = append(refs, x.Ref)
+	}
+	for _, x := range p.Sysctls {
+		refs = append(refs, x.Ref)
+	}
+	refs = append(refs, RefIsolatedCPUs, RefIrqbalance)
+	for i := range b.Waivers {
+		refs = append(refs, WaiverRef(i))
+	}
+	return refs
+}
+
 // AssignRefs sets the Ref of every element of b from its key or its index
 // in the description. Lowering calls it; a board built by hand in a test
 // calls it once built.
