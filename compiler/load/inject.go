@@ -1,17 +1,14 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
-	"cuelang.org/go/cue/scanner"
 	"cuelang.org/go/cue/token"
 
 	"boardc.dev/boardc/schema"
@@ -64,8 +61,8 @@ func (s *injected) scope(ctx *cue.Context) (cue.Value, error) {
 // at the package's top level, with its constraint and its optionality, the
 // references to the schema's definitions going through schemaName:
 //
-//	name:   (=~"^[a-z][a-z0-9-]{0,62}$") // #BoardName, inlined (below)
-//	model?: string & !=""
+//	name:   boardcSchema.#BoardName
+//	model?: boardcSchema.#Model
 //	soc:    boardcSchema.#SoC
 //	...
 //
@@ -80,11 +77,10 @@ func (s *injected) scope(ctx *cue.Context) (cue.Value, error) {
 // not close it against the other files' fields), so Loader.build checks
 // the top level against the names.
 //
-// References to the schema's scalar definitions (#Key, #CPU, ...) are
-// replaced by the definitions' constraints, which means the same: a
-// reference to a definition costs CUE more than the constraint itself,
-// and with 5,000 masters the references were a sixth of the evaluation
-// (BENCHMARKS.md). The printed form (SchemaFile) keeps the names.
+// Only a reference that resolves to a top-level declaration of the schema
+// goes through schemaName: a definition declared inside #Board's fields
+// with the name of a top-level one shadows it there, as in the schema as
+// written.
 //
 // Nothing carries a position. A value's position is then always one the
 // user wrote (a value the schema alone gives has none), so lowering reads
@@ -92,24 +88,17 @@ func (s *injected) scope(ctx *cue.Context) (cue.Value, error) {
 // from the positioned schema, on the path that explains a failure.
 //
 // Each Loader has its own: the syntax is not shared between goroutines.
-func newInjected() (*injected, error) { return parseInjected(false) }
+func newInjected() (*injected, error) { return parseInjected(schema.Source, false) }
 
-// parseInjected returns the schema as newInjected describes it, or, when
-// printable is set, with the schema's positions, comments and definition
-// names kept (for SchemaFile).
-func parseInjected(printable bool) (*injected, error) {
+// parseInjected returns the schema of source src as newInjected describes
+// it, or, when printable is set, with the schema's positions and comments
+// kept (for SchemaFile).
+func parseInjected(src []byte, printable bool) (*injected, error) {
 	// Two parses: the schema's declarations come from one, the top-level
 	// fields from the other, so that no syntax node appears twice.
 	var opts []parser.Option
 	if printable {
 		opts = append(opts, parser.ParseComments)
-	}
-	src := schema.Source
-	if !printable {
-		var err error
-		if src, err = inlineScalars(src); err != nil {
-			return nil, err
-		}
 	}
 	decls, err := parser.ParseFile(schema.Filename, src, opts...)
 	if err != nil {
@@ -151,8 +140,12 @@ func parseInjected(printable bool) (*injected, error) {
 			return nil, fmt.Errorf("embedded schema: #Board field %v is not an identifier", f.Label)
 		}
 		out.names[name] = true
+		// The parser resolved every identifier: one whose scope is the
+		// file refers to a top-level declaration, one declared in a struct
+		// on the way has that struct as its scope, and a label or a
+		// selector has none.
 		value := astutil.Apply(f.Value, nil, func(c astutil.Cursor) bool {
-			if id, ok := c.Node().(*ast.Ident); ok && defs[id.Name] {
+			if id, ok := c.Node().(*ast.Ident); ok && id.Scope == ast.Node(top) && defs[id.Name] {
 				c.Replace(ast.NewSel(ast.NewIdent(schemaName), id.Name))
 			}
 			return true
@@ -181,7 +174,7 @@ func SchemaFile(pkg string) ([]byte, error) {
 	if pkg != "_" && !ast.IsValidIdent(pkg) {
 		return nil, fmt.Errorf("%q is not a CUE package name", pkg)
 	}
-	inj, err := parseInjected(true)
+	inj, err := parseInjected(schema.Source, true)
 	if err != nil {
 		return nil, err
 	}
@@ -196,130 +189,6 @@ func SchemaFile(pkg string) ([]byte, error) {
 		"// the board against the schema. Top-level fields the schema does not\n" +
 		"// define are not rejected here; boardc rejects them.\n"
 	return append([]byte(head), text...), nil
-}
-
-// inlineScalars returns the schema's source src with every reference to a
-// scalar definition (see scalarDefs) replaced by the definition's
-// constraint, in parentheses; the definitions themselves stay.
-//
-// It works on tokens: the constraint is the definition's own text, and the
-// file is parsed once, already inlined, rather than each reference
-// replaced in the syntax tree by a fresh parse of the constraint, which
-// was most of the cost of preparing the schema.
-func inlineScalars(src []byte) ([]byte, error) {
-	var toks []srcToken
-	var serr error
-	var sc scanner.Scanner
-	sc.Init(token.NewFile(schema.Filename, -1, len(src)), src, func(pos token.Pos, msg string, args []any) {
-		if serr == nil {
-			serr = fmt.Errorf("embedded schema: %s: %s", pos, fmt.Sprintf(msg, args...))
-		}
-	}, 0)
-	for {
-		pos, t, lit := sc.Scan()
-		if t == token.EOF {
-			break
-		}
-		toks = append(toks, srcToken{pos.Offset(), t, lit})
-	}
-	if serr != nil {
-		return nil, serr
-	}
-
-	// A label anywhere: an identifier before a colon, or before the "?" or
-	// "!" of an optional or required field and then a colon.
-	isLabel := func(i int) bool {
-		if i+1 < len(toks) && toks[i+1].tok == token.COLON {
-			return true
-		}
-		return i+2 < len(toks) && (toks[i+1].tok == token.OPTION || toks[i+1].tok == token.NOT) &&
-			toks[i+2].tok == token.COLON
-	}
-
-	defs := scalarDefs(src, toks)
-	var out bytes.Buffer
-	last := 0
-	for i, t := range toks {
-		text, ok := defs[t.lit]
-		if t.tok != token.IDENT || !ok || isLabel(i) {
-			continue
-		}
-		out.Write(src[last:t.off])
-		out.WriteString("(" + text + ")")
-		last = t.off + len(t.lit)
-	}
-	out.Write(src[last:])
-	return out.Bytes(), nil
-}
-
-// srcToken is a token of the schema's source and its offset.
-type srcToken struct {
-	off int
-	tok token.Token
-	lit string
-}
-
-// scalarDefs returns, by name, the constraint of each scalar definition of
-// src, toks its tokens: a definition declared once, at the top level, whose
-// value has no struct, no list and no identifier but the predeclared ones
-// (int, string, ...). It constrains a scalar, and its text means the same
-// wherever it is written.
-//
-// A top-level declaration is a label, a colon and the tokens up to a comma
-// (written or implied by a newline) at depth 0.
-func scalarDefs(src []byte, toks []srcToken) map[string]string {
-	defs := map[string]string{}
-	declared := map[string]bool{}
-	depth, start := 0, true
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if depth == 0 && start && t.tok == token.IDENT && i+1 < len(toks) && toks[i+1].tok == token.COLON {
-			j, leaf := i+2, strings.HasPrefix(t.lit, "#")
-			for d := 0; j < len(toks) && (d > 0 || toks[j].tok != token.COMMA); j++ {
-				switch toks[j].tok {
-				case token.LBRACE, token.LBRACK:
-					leaf = false
-					d++
-				case token.LPAREN:
-					d++
-				case token.RBRACE, token.RBRACK, token.RPAREN:
-					d--
-				case token.IDENT:
-					leaf = leaf && predeclared[toks[j].lit]
-				}
-			}
-			switch {
-			case declared[t.lit]:
-				// Its constraint is the unification of all its
-				// declarations: not one text to inline.
-				delete(defs, t.lit)
-			case leaf && j > i+2:
-				end := len(src)
-				if j < len(toks) {
-					end = toks[j].off
-				}
-				defs[t.lit] = strings.TrimSpace(string(src[toks[i+2].off:end]))
-			}
-			declared[t.lit] = true
-			i, start = j, true
-			continue
-		}
-		switch t.tok {
-		case token.LBRACE, token.LBRACK, token.LPAREN:
-			depth++
-		case token.RBRACE, token.RBRACK, token.RPAREN:
-			depth--
-		}
-		start = t.tok == token.COMMA
-	}
-	return defs
-}
-
-// predeclared are the identifiers a scalar definition may use: they mean
-// the same in every scope of the schema, which declares none of them.
-var predeclared = map[string]bool{
-	"bool": true, "bytes": true, "float": true, "int": true, "null": true,
-	"number": true, "string": true, "true": true, "false": true, "_": true,
 }
 
 var posType = reflect.TypeFor[token.Pos]()

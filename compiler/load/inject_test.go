@@ -1,12 +1,14 @@
 package load
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
+	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/ast/astutil"
+	"cuelang.org/go/cue/cuecontext"
 )
 
 // The schema file carries no position at all, so that a value's position
@@ -41,93 +43,73 @@ func TestInjectedHasNoPositions(t *testing.T) {
 	}
 }
 
-// The evaluated schema names no scalar definition: each reference is
-// replaced by the constraint, and the printed schema keeps the names.
-func TestScalarDefinitionsInlined(t *testing.T) {
-	inj, err := newInjected()
-	if err != nil {
-		t.Fatal(err)
-	}
-	refs := map[string]int{}
-	for _, d := range append(inj.schema, inj.fields...) {
-		astutil.Apply(d, func(c astutil.Cursor) bool {
-			id, ok := c.Node().(*ast.Ident)
-			if !ok {
-				return true
-			}
-			if f, ok := c.Parent().Node().(*ast.Field); ok && f.Label == ast.Label(id) {
-				return true
-			}
-			refs[id.Name]++
-			return true
-		}, nil)
-	}
-	for _, name := range []string{"#Key", "#CPU", "#DMABits", "#NodePath", "#IRQName", "#U64", "#SysctlValue"} {
-		if refs[name] != 0 {
-			t.Errorf("%s referenced %d times", name, refs[name])
-		}
-	}
-	for _, name := range []string{"#Master", "#SoC", "#Node"} {
-		if refs[name] == 0 {
-			t.Errorf("struct definition %s no longer referenced", name)
-		}
-	}
-	text, err := SchemaFile("p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(text), "bus: #Key") {
-		t.Error("the printed schema does not name #Key")
+// A definition declared inside the schema with the name of a top-level
+// one shadows it in its struct: the schema built into a description must
+// mean there what the schema as written means, in #Board's own fields as
+// in the definitions they refer to. Each description gets the verdict of
+// #Board unified with it.
+func TestInjectedShadowing(t *testing.T) {
+	t.Setenv("CUE_REGISTRY", "none")
+	src := []byte(`package schema
+
+#Board: {
+	name: #Name
+	soc:  #SoC
+	policy?: {
+		#Name: int
+		n?:    #Name
+		m?:    [...#Name]
 	}
 }
 
-// inlineScalars replaces references, not labels, and only definitions
-// that mean the same wherever they are written.
-func TestInlineScalarsText(t *testing.T) {
-	src := `package p
+#Name: =~"^[a-z]+$"
 
-#A: =~"^a$" // a comment
-#B: int & >=0 &
-	<=3
-#C: {x: #A}
-#D: #A | #B
-#E: string
-#E: !=""
-#F: =~pattern
-pattern: "^f$"
-x: #A
-y: [...#B]
-z: {#A: 1, #B?: 2, #C!: 3}
-w: #E
-v: #F
-`
-	want := `package p
+#SoC: {
+	#Name: int & >=0
+	id?:   #Name
+	ids?:  [...#Name]
+	outer?: {
+		n?: #Name
+	}
+}
+`)
+	for _, c := range []struct {
+		desc string
+		ok   bool
+	}{
+		{`name: "abc", soc: {}`, true},
+		{`name: "ABC", soc: {}`, false},
+		{`name: "abc", soc: id: 3`, true},
+		{`name: "abc", soc: ids: [1, 2]`, true},
+		{`name: "abc", soc: outer: n: 4`, true},
+		{`name: "abc", soc: id: "x"`, false},
+		{`name: "abc", soc: id: -1`, false},
+		{`name: "abc", soc: {}, policy: n: 3`, true},
+		{`name: "abc", soc: {}, policy: m: [3]`, true},
+		{`name: "abc", soc: {}, policy: n: "x"`, false},
+	} {
+		ctx := cuecontext.New()
+		board := ctx.CompileBytes(src).LookupPath(cue.MakePath(cue.Def("Board")))
+		ref := ctx.CompileString(c.desc).Unify(board).Validate(cue.Concrete(true), cue.Final())
+		if (ref == nil) != c.ok {
+			t.Fatalf("%s: #Board as written gives %v, the test expects ok=%v", c.desc, ref, c.ok)
+		}
 
-#A: =~"^a$" // a comment
-#B: int & >=0 &
-	<=3
-#C: {x: (=~"^a$")}
-#D: (=~"^a$") | (int & >=0 &
-	<=3)
-#E: string
-#E: !=""
-#F: =~pattern
-pattern: "^f$"
-x: (=~"^a$")
-y: [...(int & >=0 &
-	<=3)]
-z: {#A: 1, #B?: 2, #C!: 3}
-w: #E
-v: #F
-`
-	got, err := inlineScalars([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-	if _, err := inlineScalars([]byte("#A: \"unterminated\n")); err == nil {
-		t.Error("a scanning error is not reported")
+		inj, err := parseInjected(src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "board.cue")
+		if err := os.WriteFile(file, []byte("package board\n\n"+c.desc+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l := &Loader{schema: inj}
+		inst, _, ds := l.instance(file)
+		if inst == nil {
+			t.Fatalf("%s: %s", c.desc, text(ds))
+		}
+		if _, err := l.build(inst); (err == nil) != c.ok {
+			t.Errorf("%s: the schema built into the description gives %v, #Board as written %v", c.desc, err, ref)
+		}
 	}
 }
