@@ -14,9 +14,8 @@ import (
 	"boardc.dev/boardc/internal/synth"
 )
 
-// The schema the loader builds into a description (scalar definitions
-// inlined, #Board's fields on the package's top level, the top-level names
-// checked) must accept exactly what the schema as written accepts when
+// The schema the loader builds into a description (#Board's fields on the
+// package's top level, the top-level names checked) must accept exactly what the schema as written accepts when
 // unified with the description, the way `cue vet` checks it. A description
 // accepted by one and rejected by the other would build where cue rejects
 // it, or fail with no explanation.
