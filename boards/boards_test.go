@@ -85,6 +85,27 @@ func output(t *testing.T, r *compiler.Result, name string) []byte {
 	return nil
 }
 
+// overlay returns the board's .dtso, or nil, and ends the subtest, for a
+// board whose fragment deletes a property: an overlay cannot, so none must
+// have been written (check BC0105).
+func overlay(t *testing.T, r *compiler.Result) []byte {
+	t.Helper()
+	deletes := r.Board.SoC.OverlayDeletes()
+	for _, f := range r.Files {
+		if f.Path == r.Board.Name+".dtso" {
+			if len(deletes) > 0 {
+				t.Fatalf("%s: a .dtso was written, but master %s's opt-out deletes dma-coherent, which an overlay cannot", r.Board.Name, deletes[0].Key)
+			}
+			return f.Data
+		}
+	}
+	if len(deletes) == 0 {
+		t.Fatalf("%s: no output %s.dtso", r.Board.Name, r.Board.Name)
+	}
+	t.Skipf("%s: no overlay, as it must be: master %s's opt-out deletes dma-coherent (BC0105)", r.Board.Name, deletes[0].Key)
+	return nil
+}
+
 // checkTree asserts that a built tree carries dma-coherent exactly on the
 // masters the description makes coherent, and each declared dma-ranges
 // with the declared cells.

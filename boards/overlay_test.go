@@ -41,7 +41,7 @@ func TestOverlayApply(t *testing.T) {
 			r := compile(t, dir)
 			tmp := t.TempDir()
 			src := filepath.Join(tmp, "overlay.dtso")
-			if err := os.WriteFile(src, output(t, r, r.Board.Name+".dtso"), 0o644); err != nil {
+			if err := os.WriteFile(src, overlay(t, r), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			baseDTB := filepath.Join(tmp, "base.dtb")

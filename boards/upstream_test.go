@@ -80,7 +80,7 @@ func TestUpstream(t *testing.T) {
 			upDTB := filepath.Join(tmp, "upstream.dtb")
 			compileDTSTo(t, up, dts, upDTB, "-@")
 			dtso := filepath.Join(tmp, "overlay.dtso")
-			if err := os.WriteFile(dtso, output(t, r, r.Board.Name+".dtso"), 0o644); err != nil {
+			if err := os.WriteFile(dtso, overlay(t, r), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			dtbo := filepath.Join(tmp, "overlay.dtbo")

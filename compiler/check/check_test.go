@@ -139,6 +139,9 @@ func TestChecks(t *testing.T) {
 			r := rootBus(b)
 			r.HasDMARanges, r.DMARangesPos = true, pos(5)
 		}, "BC0503:error", 5},
+		{"opt-out needs the .dtsi", func(b *ir.Board) {
+			b.SoC.Masters[1].Coherency = &ir.MasterCoherency{Coherent: false, Reason: "r", Pos: pos(23)}
+		}, "BC0105:warning", 23},
 		{"waiver without reason", func(b *ir.Board) {
 			b.Waivers = []ir.Waiver{{Check: "BC0404", On: "policy.irqs", Pos: pos(60)}}
 		}, "BC0010:error", 60},
@@ -217,7 +220,7 @@ func TestWaiver(t *testing.T) {
 		{Check: "BC0102", On: "soc.masters.dma", Reason: "r", Pos: pos(60), OnPos: pos(61)},
 		{Check: "BC0103", On: "masters.dma", Reason: "r", Pos: pos(62), OnPos: pos(63)},
 	}
-	want := []string{"BC0012:warning"}
+	want := []string{"BC0105:warning", "BC0012:warning"}
 	if got := codes(Run(b)); !slices.Equal(got, want) {
 		t.Errorf("waivers in both spellings: findings %v, want %v", got, want)
 	}

@@ -19,6 +19,7 @@ func All() []*Check {
 		CoherencyOverrideReason,
 		CoherencyOptOut,
 		CoherencyUnverified,
+		OverlayCannotDelete,
 		DMABelowRAM,
 		DMAAboveBus,
 		DMARangesCells,

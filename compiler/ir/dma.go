@@ -135,6 +135,28 @@ func (m *Master) Coherent() bool {
 	return c == Inherited || c == Verified
 }
 
+// DeletesCoherent reports whether the fragment must delete the master's
+// dma-coherent: its own fact says it is not coherent, and a dma-coherent
+// the upstream tree may carry would otherwise win, since
+// of_dma_is_coherent() (drivers/of/address.c) answers true on it before it
+// looks at dma-noncoherent.
+func (m *Master) DeletesCoherent() bool {
+	return m.Coherency != nil && !m.Coherency.Coherent
+}
+
+// OverlayDeletes returns the masters whose opt-out needs a property
+// deleted, which a device-tree overlay cannot do: of_overlay_fdt_apply()
+// and fdtoverlay only add and change properties.
+func (s *SoC) OverlayDeletes() []*Master {
+	var out []*Master
+	for _, m := range s.Masters {
+		if m.DeletesCoherent() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // IRQ is an IRQ of a master, by its action name in /proc/interrupts.
 type IRQ struct {
 	Key  string

@@ -23,14 +23,19 @@ import (
 var Emitter = outputs.Emitter{Name: "dts", Emit: Emit}
 
 // Emit returns the board's fragment, <board>.dtsi, and the same changes as
-// an overlay, <board>.dtso.
+// an overlay, <board>.dtso, unless the fragment deletes a property, which
+// an overlay cannot: then the .dtsi alone (check BC0105 says so).
 func Emit(b *ir.Board) []outputs.File {
 	p := outputs.NewPrinter(outputs.DTS)
 	header(p, b, "Include at the end of "+dtsName(b)+".")
 	for _, n := range plan(b) {
 		node(p, n, false)
 	}
-	return []outputs.File{p.File(b.Name + ".dtsi"), Overlay(b)}
+	files := []outputs.File{p.File(b.Name + ".dtsi")}
+	if len(b.SoC.OverlayDeletes()) == 0 {
+		files = append(files, Overlay(b))
+	}
+	return files
 }
 
 // prop is one property line, what it comes from and the comment that
@@ -103,10 +108,24 @@ func plan(b *ir.Board) []*dtNode {
 			p.name = "dma-noncoherent"
 			p.why = outputs.N("opts out of coherent bus ", m.Bus.Key, ", ", m.Coherency.Pos)
 		default:
-			continue
+			if !m.DeletesCoherent() {
+				continue
+			}
+			p.name = "dma-noncoherent"
+			p.why = outputs.N("not coherent, ", m.Coherency.Pos)
 		}
 		p.text = p.name + ";"
 		n := get(m.Node, "master "+m.Key, m.Ref)
+		if m.DeletesCoherent() {
+			// Before dma-noncoherent: an upstream dma-coherent would
+			// win over it (of_dma_is_coherent()).
+			n.props = append(n.props, prop{
+				name:   "dma-coherent",
+				text:   "/delete-property/ dma-coherent;",
+				why:    outputs.N("of_dma_is_coherent() answers on it first"),
+				origin: p.origin,
+			})
+		}
 		n.props = append(n.props, p)
 	}
 	out := make([]*dtNode, 0, len(byPath))

@@ -150,3 +150,59 @@ func TestCells(t *testing.T) {
 		t.Errorf("Cells(0xd0000000, 1) = %v", got)
 	}
 }
+
+// TestOptOutDeletes: a master declared non-coherent deletes dma-coherent
+// before it sets dma-noncoherent, and the board gets no overlay, which
+// could not delete it. Over a tree whose node carries dma-coherent, the
+// built node has only dma-noncoherent.
+func TestOptOutDeletes(t *testing.T) {
+	b := deepBoard(1)
+	b.SoC.Masters[0].Coherency = &ir.MasterCoherency{Coherent: false, Reason: "r", Pos: at(9)}
+	files := dts.Emit(b)
+	if len(files) != 1 || files[0].Path != "deep.dtsi" {
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Path)
+		}
+		t.Fatalf("files %v, want deep.dtsi alone", names)
+	}
+	src := string(files[0].Data)
+	del := strings.Index(src, "\t/delete-property/ dma-coherent;")
+	set := strings.Index(src, "\tdma-noncoherent;")
+	if del < 0 || set < del {
+		t.Fatalf("want /delete-property/ dma-coherent; before dma-noncoherent;, got:\n%s", src)
+	}
+	bin := testtool.Look(t, "dtc", "device-tree-compiler")
+	dir := t.TempDir()
+	base := strings.Replace(baseTree(1), "dma: dma@1000 {", "dma: dma@1000 {\n\t\t\t\t\tdma-coherent;", 1)
+	if base == baseTree(1) {
+		t.Fatal("the base tree has no dma@1000 node to mark")
+	}
+	frag := filepath.Join(dir, "deep.dtsi")
+	if err := os.WriteFile(frag, files[0].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dtsFile := filepath.Join(dir, "board.dts")
+	if err := os.WriteFile(dtsFile, []byte(base+"\n/include/ \""+frag+"\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "board.dtb")
+	if msg, err := exec.Command(bin, "-q", "-I", "dts", "-O", "dtb", "-o", out, dtsFile).CombinedOutput(); err != nil {
+		t.Fatalf("dtc: %v\n%s", err, msg)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := fdt.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := b.SoC.Masters[0].Node.Path
+	if got := tree.WithProperty("dma-coherent"); len(got) != 0 {
+		t.Errorf("dma-coherent still on %v", got)
+	}
+	if got := tree.WithProperty("dma-noncoherent"); len(got) != 1 || got[0] != path {
+		t.Errorf("dma-noncoherent on %v, want %s", got, path)
+	}
+}
