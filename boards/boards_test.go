@@ -85,9 +85,9 @@ func output(t *testing.T, r *compiler.Result, name string) []byte {
 	return nil
 }
 
-// overlay returns the board's .dtso, or nil, and ends the subtest, for a
-// board whose fragment deletes a property: an overlay cannot, so none must
-// have been written (check BC0105).
+// overlay returns the board's .dtso, or nil for a board whose fragment
+// deletes a property: an overlay cannot, so it checks that none was
+// written (check BC0105), and the caller has no overlay to test.
 func overlay(t *testing.T, r *compiler.Result) []byte {
 	t.Helper()
 	deletes := r.Board.SoC.OverlayDeletes()
@@ -102,7 +102,7 @@ func overlay(t *testing.T, r *compiler.Result) []byte {
 	if len(deletes) == 0 {
 		t.Fatalf("%s: no output %s.dtso", r.Board.Name, r.Board.Name)
 	}
-	t.Skipf("%s: no overlay, as it must be: master %s's opt-out deletes dma-coherent (BC0105)", r.Board.Name, deletes[0].Key)
+	t.Logf("%s: no overlay, as it must be: master %s's opt-out deletes dma-coherent (BC0105)", r.Board.Name, deletes[0].Key)
 	return nil
 }
 

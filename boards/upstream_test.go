@@ -36,11 +36,14 @@ func TestUpstream(t *testing.T) {
 		t.Run(dir, func(t *testing.T) {
 			r := compile(t, dir)
 			if r.Board.DTS == "" {
-				t.Skip("the description names no upstream .dts")
+				// QEMU's virt: its tree is the machine's own, which
+				// scripts/target-test.sh builds on instead.
+				t.Logf("%s names no upstream .dts: nothing to build here", r.Board.Name)
+				return
 			}
 			dts := filepath.Join(up, r.Board.DTS)
 			if _, err := os.Stat(dts); err != nil {
-				t.Skipf("%s not in the shared trees", r.Board.DTS)
+				t.Fatalf("%s not in the shared trees: every in-tree board with a dts must be there", r.Board.DTS)
 			}
 			tmp := t.TempDir()
 
@@ -80,7 +83,11 @@ func TestUpstream(t *testing.T) {
 			upDTB := filepath.Join(tmp, "upstream.dtb")
 			compileDTSTo(t, up, dts, upDTB, "-@")
 			dtso := filepath.Join(tmp, "overlay.dtso")
-			if err := os.WriteFile(dtso, overlay(t, r), 0o644); err != nil {
+			data := overlay(t, r)
+			if data == nil {
+				return
+			}
+			if err := os.WriteFile(dtso, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			dtbo := filepath.Join(tmp, "overlay.dtbo")
