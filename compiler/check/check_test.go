@@ -203,7 +203,7 @@ func TestWaiver(t *testing.T) {
 	for _, on := range []string{"policy.irqs[0]", "policy.irqs[1]"} {
 		b := board()
 		b.Policy.IrqbalanceBan = false
-		b.Policy.IRQs = append(b.Policy.IRQs, ir.IRQPin{IRQ: "eth0", CPUs: []int{0}, Pos: pos(53)})
+		b.Policy.IRQs = append(b.Policy.IRQs, ir.IRQPin{IRQ: "eth0", CPUs: []int{1}, Pos: pos(53)})
 		finish(b)
 		b.Waivers = []ir.Waiver{{Check: "BC0404", On: on, Reason: "pinned by firmware", Pos: pos(60)}}
 		got := Run(b)

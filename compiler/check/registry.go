@@ -33,6 +33,7 @@ func All() []*Check {
 		RPSRedundant,
 		QueueRange,
 		FlowTableRounding,
+		IRQPinConflict,
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,

@@ -1,0 +1,47 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// IRQPinConflict finds two pins of one IRQ to different CPUs.
+var IRQPinConflict = &Check{
+	Code: "BC0408", Name: "irq-pin-conflict", Severity: diag.Error,
+	Doc: "Two policy.irqs entries pin the same IRQ to different CPU sets. tune.sh applies the pins in " +
+		"order, so the last one wins: every apply moves the IRQ to each set in turn, and tune.sh " +
+		"--verify reports the earlier pins drifted after every apply. Each pin that changes the set " +
+		"of the pin before it is reported, with a note at that pin. Pin each IRQ once, to the union " +
+		"of the CPUs if that is what is meant.",
+	Run: func(p *Pass) {
+		last := map[string]*ir.IRQPin{}
+		pins := p.Board.Policy.IRQs
+		for i := range pins {
+			pin := &pins[i]
+			prev, ok := last[pin.IRQ]
+			last[pin.IRQ] = pin
+			if !ok || slices.Equal(ir.SortedCPUs(prev.CPUs), ir.SortedCPUs(pin.CPUs)) {
+				continue
+			}
+			p.Report(pin.Ref, pin.Pos,
+				fmt.Sprintf("IRQ %s is pinned to %s here and to %s by %s: only the last pin of an IRQ holds once tune.sh has applied them, and tune.sh --verify reports the others drifted after every apply",
+					pin.IRQ, cpuSet(pin.CPUs), cpuSet(prev.CPUs), prev.Ref),
+				Note(prev.Pos, "%s pins IRQ %s to %s", prev.Ref, prev.IRQ, cpuSet(prev.CPUs)))
+		}
+	},
+}
+
+// cpuSet names a CPU set in a message: "CPU 3", "CPUs 0-1", "no CPU".
+func cpuSet(cpus []int) string {
+	switch s := ir.SortedCPUs(cpus); len(s) {
+	case 0:
+		return "no CPU"
+	case 1:
+		return "CPU " + ir.CPUList(s)
+	default:
+		return "CPUs " + ir.CPUList(s)
+	}
+}
