@@ -20,6 +20,12 @@ func TestPolicyChecks(t *testing.T) {
 		{"IRQ pinned twice", func(b *ir.Board) {
 			b.Policy.IRQs = append(b.Policy.IRQs, ir.IRQPin{IRQ: "eth0", CPUs: []int{0}, Pos: pos(53)})
 		}, "BC0408:error", 53},
+		{"RPS on an isolated CPU", func(b *ir.Board) { b.Policy.IsolatedCPUs = []int{0} }, "BC0409:error", 51},
+		{"XPS on an isolated CPU", func(b *ir.Board) {
+			b.Policy.Net[0].RPS = nil
+			b.Policy.Net[0].XPS = [][]int{{0}}
+			b.Policy.IsolatedCPUs = []int{0}
+		}, "BC0409:error", 51},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board()

@@ -34,6 +34,7 @@ func All() []*Check {
 		QueueRange,
 		FlowTableRounding,
 		IRQPinConflict,
+		SteeringOnIsolated,
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,
