@@ -26,6 +26,8 @@ func TestPolicyChecks(t *testing.T) {
 			b.Policy.Net[0].XPS = [][]int{{0}}
 			b.Policy.IsolatedCPUs = []int{0}
 		}, "BC0409:error", 51},
+		{"pin of a disabled master's IRQ", func(b *ir.Board) { b.SoC.Masters[0].Enabled = false }, "BC0410:error", 50},
+		{"steering of a disabled master's interface", func(b *ir.Board) { b.SoC.Masters[0].Enabled = false }, "BC0410:error", 51},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board()

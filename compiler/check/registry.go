@@ -35,6 +35,7 @@ func All() []*Check {
 		FlowTableRounding,
 		IRQPinConflict,
 		SteeringOnIsolated,
+		PolicyOnDisabled,
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,
