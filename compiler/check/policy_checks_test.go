@@ -11,6 +11,9 @@ import (
 // case and expects the named finding at the named line, as TestChecks
 // does for the other checks.
 func TestPolicyChecks(t *testing.T) {
+	sysctl := func(key, value string) func(b *ir.Board) {
+		return func(b *ir.Board) { b.Policy.Sysctls = []ir.Sysctl{{Key: key, Value: value, Pos: pos(53)}} }
+	}
 	for _, tc := range []struct {
 		name string
 		edit func(b *ir.Board)
@@ -28,6 +31,17 @@ func TestPolicyChecks(t *testing.T) {
 		}, "BC0409:error", 51},
 		{"pin of a disabled master's IRQ", func(b *ir.Board) { b.SoC.Masters[0].Enabled = false }, "BC0410:error", 50},
 		{"steering of a disabled master's interface", func(b *ir.Board) { b.SoC.Masters[0].Enabled = false }, "BC0410:error", 51},
+		{"int sysctl above 2^31-1", sysctl("net.core.netdev_budget", "2147483648"), "BC0411:error", 53},
+		{"int sysctl below -2^31", sysctl("net.core.netdev_max_backlog", "-2147483649"), "BC0411:error", 53},
+		{"hexadecimal above 2^31-1", sysctl("net.core.netdev_max_backlog", "0x80000000"), "BC0411:error", 53},
+		{"sock flow entries above 1<<29", sysctl("net.core.rps_sock_flow_entries", "536870913"), "BC0411:error", 53},
+		{"negative sock flow entries", sysctl("net.core.rps_sock_flow_entries", "-1"), "BC0411:error", 53},
+		{"dev_weight 0", sysctl("net.core.dev_weight", "0"), "BC0411:error", 53},
+		{"negative busy_poll", sysctl("net.core.busy_poll", "-1"), "BC0411:error", 53},
+		{"negative busy_read", sysctl("net.core.busy_read", "-50"), "BC0411:error", 53},
+		{"known sysctl not an integer", sysctl("net.core.netdev_budget", "600 700"), "BC0411:error", 53},
+		{"unknown sysctl beyond an unsigned long", sysctl("vm.dirty_bytes", "18446744073709551616"), "BC0411:error", 53},
+		{"one of several integers beyond an unsigned long", sysctl("net.ipv4.tcp_rmem", "4096 87380 99999999999999999999"), "BC0411:error", 53},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board()
@@ -72,5 +86,26 @@ func TestPolicyChecksClean(t *testing.T) {
 	finish(b)
 	if got := Run(b); len(got) != 0 {
 		t.Fatalf("findings on values the kernel takes: %v", got)
+	}
+}
+
+// TestKernelInt reads integers as proc_get_long() does.
+func TestKernelInt(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // "" when not an integer
+	}{
+		{"0", "0"}, {"600", "600"}, {"-1", "-1"}, {"0x10", "16"}, {"0X1f", "31"}, {"010", "8"},
+		{"18446744073709551616", "18446744073709551616"},
+		{"", ""}, {"-", ""}, {"+1", ""}, {"09", ""}, {"0x", ""}, {"12a", ""}, {"1_000", ""}, {" 1", ""}, {"--1", ""},
+	} {
+		v, ok := kernelInt(tc.in)
+		got := ""
+		if ok {
+			got = v.String()
+		}
+		if got != tc.want {
+			t.Errorf("kernelInt(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -36,6 +36,7 @@ func All() []*Check {
 		IRQPinConflict,
 		SteeringOnIsolated,
 		PolicyOnDisabled,
+		SysctlRange,
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,
