@@ -38,7 +38,10 @@ func boardFacts(b *ir.Board) []fact {
 		add(m.Node.Pos, o, "master %s: node %s %s", m.Key, m.Node.Ref(), m.Node.Path)
 		add(m.CompatiblePos, o, "master %s: compatible %s", m.Key, strings.Join(m.Compatible, ", "))
 		add(m.BusPos, o, "master %s: on bus %s", m.Key, m.Bus.Key)
-		add(m.DMABitsPos, o, "master %s: dmaBits %d", m.Key, m.DMABits)
+		add(m.DMABitsPos, o, "master %s: DMA masks %d-bit streaming, %d-bit coherent", m.Key, m.DMABits, m.CoherentWidth())
+		if d := m.DriverSets; d != nil {
+			add(d.Pos, o, "master %s: its driver sets the masks (%s); no C for it", m.Key, d.Source)
+		}
 		if c := m.Coherency; c != nil {
 			why := c.Source
 			if why == "" {

@@ -12,7 +12,7 @@ import (
 // board's RAM.
 var DMABelowRAM = &Check{
 	Code: "BC0201", Name: "dma-width-below-ram", Severity: diag.Warning,
-	Doc: "The master's DMA mask does not cover the highest RAM address of the board, so buffers above " +
+	Doc: "The master's streaming DMA mask does not cover the highest RAM address of the board, so buffers above " +
 		"it are bounced through swiotlb: an extra copy per transfer, from a pool of 64 MiB by default " +
 		"whose largest single mapping is 256 KiB (Documentation/core-api/swiotlb.rst); when the pool " +
 		"runs out, DMA mappings fail. A master behind an IOMMU (iommu set) is not reported: the DMA " +
@@ -47,11 +47,15 @@ var DMAAboveBus = &Check{
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			for _, b := range append([]*ir.Bus{m.Bus}, m.Bus.Ancestors()...) {
-				if b.AddressBits == 0 || m.DMABits <= b.AddressBits {
+				if b.AddressBits == 0 || m.WidestBits() <= b.AddressBits {
 					continue
 				}
-				p.Report(m.Ref, m.DMABitsPos,
-					fmt.Sprintf("master %s drives %d DMA address bits, but bus %s carries %d", m.Key, m.DMABits, b.Key, b.AddressBits),
+				pos := m.DMABitsPos
+				if m.CoherentWidth() > m.DMABits {
+					pos = m.CoherentBitsPos
+				}
+				p.Report(m.Ref, pos,
+					fmt.Sprintf("master %s drives %d DMA address bits, but bus %s carries %d", m.Key, m.WidestBits(), b.Key, b.AddressBits),
 					Note(b.AddressBitsPos, "bus %s address width", b.Key))
 				break
 			}

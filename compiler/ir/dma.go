@@ -75,8 +75,15 @@ type Master struct {
 	CompatiblePos Pos
 	Bus           *Bus
 	BusPos        Pos
-	DMABits       int
-	DMABitsPos    Pos
+	// DMABits is the width of the streaming DMA mask, CoherentBits that
+	// of the coherent mask (the same unless the description splits them).
+	DMABits         int
+	DMABitsPos      Pos
+	CoherentBits    int
+	CoherentBitsPos Pos
+	// DriverSets is set when the master's driver sets its masks itself:
+	// the C output has nothing for it.
+	DriverSets *DriverSet
 	// Coherency is the master's own fact, nil when it has none.
 	Coherency *MasterCoherency
 	IOMMU     string
@@ -85,6 +92,25 @@ type Master struct {
 	IRQs      []IRQ    // sorted by Key
 	NetDevs   []NetDev // sorted by Name
 }
+
+// DriverSet is the fact that a driver sets a master's DMA masks itself.
+type DriverSet struct {
+	Source string
+	Pos    Pos
+}
+
+// CoherentWidth returns the width of the master's coherent DMA mask: its
+// streaming width unless the description splits them (or, for a board
+// built by hand, CoherentBits is not set).
+func (m *Master) CoherentWidth() int {
+	if m.CoherentBits == 0 {
+		return m.DMABits
+	}
+	return m.CoherentBits
+}
+
+// WidestBits returns the wider of the master's two DMA masks.
+func (m *Master) WidestBits() int { return max(m.DMABits, m.CoherentWidth()) }
 
 // MasterCoherency is a master-level coherency fact.
 type MasterCoherency struct {

@@ -122,9 +122,15 @@ func (lw *lowerer) soc(n node) ir.SoC {
 	lw.checkCycles(s.Buses)
 	fs := n.at("masters").fields()
 	masters, buses := make([]*ir.Master, len(fs)), make([]string, len(fs))
+	problems := make([]*diag.Diagnostic, len(fs))
 	lw.each(len(fs), func(i int, p *positions) {
-		masters[i], buses[i] = lowerMaster(fs[i].name, fs[i].node.with(p))
+		masters[i], buses[i], problems[i] = lowerMaster(fs[i].name, fs[i].node.with(p))
 	})
+	for _, d := range problems {
+		if d != nil {
+			lw.diags = append(lw.diags, *d)
+		}
+	}
 	for i, m := range masters {
 		if m.Bus = byKey[buses[i]]; m.Bus == nil {
 			lw.errorf(m.BusPos, "soc.masters.%s.bus: bus %q is not declared in soc.buses", m.Key, buses[i])
@@ -195,10 +201,11 @@ func lowerNode(n node) ir.Node {
 }
 
 // lowerMaster lowers one master and returns the key of its bus, which the
-// caller resolves. Fields are looked up one by one: listing a struct's
-// fields sorts them, which costs more than a lookup on a struct this small.
-func lowerMaster(key string, n node) (*ir.Master, string) {
-	compat, dmaBits, bus := n.at("compatible"), n.at("dmaBits"), n.at("bus")
+// caller resolves, and what is wrong with its DMA capabilities, if
+// anything. Fields are looked up one by one: listing a struct's fields
+// sorts them, which costs more than a lookup on a struct this small.
+func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
+	compat, bus := n.at("compatible"), n.at("bus")
 	m := &ir.Master{
 		Key:           key,
 		Pos:           n.Pos(),
@@ -206,9 +213,11 @@ func lowerMaster(key string, n node) (*ir.Master, string) {
 		Compatible:    compat.strs(),
 		CompatiblePos: compat.Pos(),
 		BusPos:        bus.Pos(),
-		DMABits:       dmaBits.int(),
-		DMABitsPos:    dmaBits.Pos(),
 		Enabled:       true,
+	}
+	problem := lowerDMA(m, n)
+	if d := n.at("driverSets"); d.exists() {
+		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
 	}
 	if e := n.val("enabled"); e.exists() {
 		m.Enabled = e.bool()
@@ -239,7 +248,38 @@ func lowerMaster(key string, n node) (*ir.Master, string) {
 			})
 		}
 	}
-	return m, bus.str()
+	return m, bus.str(), problem
+}
+
+// lowerDMA sets m's DMA mask widths from dma (streaming, and coherent
+// defaulting to it) or from its old spelling dmaBits, and returns the
+// diagnostic of a master that gives neither or both.
+func lowerDMA(m *ir.Master, n node) *diag.Diagnostic {
+	caps, bits := n.at("dma"), n.at("dmaBits")
+	switch {
+	case caps.exists() && bits.exists():
+		return &diag.Diagnostic{
+			Pos: bits.Pos(), Severity: diag.Error, Code: CodeConflict, Ref: ir.MasterRef(m.Key).Field("dmaBits"),
+			Message: fmt.Sprintf("soc.masters.%s: both dma and dmaBits; dmaBits is the old spelling of dma: {streaming: N}: keep one", m.Key),
+			Notes:   []diag.Note{{Pos: caps.Pos(), Message: "dma is given here"}},
+		}
+	case caps.exists():
+		s := caps.at("streaming")
+		m.DMABits, m.DMABitsPos = s.int(), s.Pos()
+		m.CoherentBits, m.CoherentBitsPos = m.DMABits, m.DMABitsPos
+		if c := caps.at("coherent"); c.exists() {
+			m.CoherentBits, m.CoherentBitsPos = c.int(), c.Pos()
+		}
+	case bits.exists():
+		m.DMABits, m.DMABitsPos = bits.int(), bits.Pos()
+		m.CoherentBits, m.CoherentBitsPos = m.DMABits, m.DMABitsPos
+	default:
+		return &diag.Diagnostic{
+			Pos: m.Pos, Severity: diag.Error, Code: CodeMissing, Ref: ir.MasterRef(m.Key).Field("dma"),
+			Message: fmt.Sprintf("soc.masters.%s.dma: required field is missing: the master's DMA mask widths, dma: {streaming: N} (or the old dmaBits: N)", m.Key),
+		}
+	}
+	return nil
 }
 
 func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {

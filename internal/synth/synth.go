@@ -253,12 +253,13 @@ _cpus: list.Range(0, %d, 1)
 soc: synth.soc
 // The first master carries one DPAA2 portal IRQ per CPU.
 soc: masters: %s: irqs: {for c in _cpus {"dpio\(c)": "dpio.\(c)"}}
+// One DPNI, with a channel and so a DPCON per CPU (dpaa2_eth_setup_dpcon()).
 soc: dpaa2: {
 	dpios: [for c in _cpus {id: c, cpu: c}]
-	dpni:  %d
+	dpni:  1
 	dpcon: %d
 }
-`, strings.TrimSuffix(Module, "@v0"), p.Name(), p.Masters, p.Name(), p.CPUs, masterKey(0), min(p.CPUs, 256), min(p.CPUs, 256))
+`, strings.TrimSuffix(Module, "@v0"), p.Name(), p.Masters, p.Name(), p.CPUs, masterKey(0), min(p.CPUs, 256))
 	var nets []int
 	if p.NetEvery > 0 {
 		for i := 0; i < p.Masters; i += p.NetEvery {

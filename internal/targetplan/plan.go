@@ -12,7 +12,10 @@
 //
 //	board NAME
 //	cluster CPULIST                 CPUs sharing a cluster, as the kernel groups them
-//	master KEY PATH STATE BITS      STATE: coherent, noncoherent or optout
+//	master KEY PATH STATE STREAMING COHERENT SETTER
+//	                                STATE: coherent, noncoherent or optout;
+//	                                the DMA mask widths; SETTER: boardc (the
+//	                                generated C sets them) or driver
 //	irq NAME CPULIST                the effective affinity lies in CPULIST
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
@@ -78,7 +81,11 @@ func write(w io.Writer, b *ir.Board) error {
 	}
 	for _, m := range b.SoC.Masters {
 		if m.Enabled {
-			fmt.Fprintf(&s, "master %s %s %s %d\n", m.Key, m.Node.Path, state(m), m.DMABits)
+			setter := "boardc"
+			if m.DriverSets != nil {
+				setter = "driver"
+			}
+			fmt.Fprintf(&s, "master %s %s %s %d %d %s\n", m.Key, m.Node.Path, state(m), m.DMABits, m.CoherentWidth(), setter)
 		}
 	}
 	for _, p := range b.Policy.IRQs {

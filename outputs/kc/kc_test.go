@@ -155,8 +155,41 @@ func TestWidths(t *testing.T) {
 	if !strings.Contains(src, "/* narrowest of a 32, b 40; soc/test/test.cue:11 */") {
 		t.Errorf("no provenance of the shared compatible:\n%s", src)
 	}
-	if !strings.Contains(src, "\t{ .compatible = \"generic\", .dma_bits = 32 },") {
+	if !strings.Contains(src, "\t{ .compatible = \"generic\", .dma_bits = 32, .coherent_bits = 32 },") {
 		t.Errorf("table lacks the narrowest width of the shared compatible:\n%s", src)
+	}
+}
+
+// TestSplitMasks: a master whose coherent mask is narrower than its
+// streaming one gets both set apart; one whose driver sets its masks, or
+// that the board disables, gets no C at all.
+func TestSplitMasks(t *testing.T) {
+	a := master("a", 40, 10, "v,a")
+	a.CoherentBits, a.CoherentBitsPos = 32, a.DMABitsPos
+	set := master("set", 64, 20, "v,set")
+	set.DriverSets = &ir.DriverSet{Source: "drv_probe()"}
+	off := master("off", 32, 30, "v,off")
+	off.Enabled = false
+	b := board("t", nil, a, set, off)
+	h, c := files(t, b)
+	got := body(t, c, SetupFunc(b, a))
+	for _, want := range []string{"dma_set_mask(dev, DMA_BIT_MASK(40));", "dma_set_coherent_mask(dev, DMA_BIT_MASK(32));"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %s:\n%s", SetupFunc(b, a), want, got)
+		}
+	}
+	if strings.Contains(got, "dma_set_mask_and_coherent") {
+		t.Errorf("split masks set as one:\n%s", got)
+	}
+	if !strings.Contains(c, "{ .compatible = \"v,a\", .dma_bits = 40, .coherent_bits = 32 },") {
+		t.Errorf("table lacks the split widths:\n%s", c)
+	}
+	for _, m := range []*ir.Master{set, off} {
+		for _, name := range []string{SetupFunc(b, m), m.Compatible[0]} {
+			if strings.Contains(h+c, name) {
+				t.Errorf("%s appears in the C of a master the C must not cover (%s)", name, m.Key)
+			}
+		}
 	}
 }
 

@@ -52,20 +52,6 @@ int boardc_espressobin_eth0_dma_setup(struct device *dev)
 }
 
 /*
- * eth1: /soc/bus@d0000000/ethernet@40000 (mvneta), disabled on this board,
- * 32-bit DMA, soc/armada37xx/armada37xx.cue:81
- */
-int boardc_espressobin_eth1_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
  * pcie0: /soc/pcie@d0070000 (advk-pcie), 32-bit DMA,
  * soc/armada37xx/armada37xx.cue:136
  */
@@ -84,20 +70,6 @@ int boardc_espressobin_pcie0_dma_setup(struct device *dev)
  * soc/armada37xx/armada37xx.cue:128
  */
 int boardc_espressobin_sata_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * sdhci0: /soc/bus@d0000000/mmc@d8000 (xenon-sdhci), disabled on this board,
- * 32-bit DMA, soc/armada37xx/armada37xx.cue:113
- */
-int boardc_espressobin_sdhci0_dma_setup(struct device *dev)
 {
 	int err;
 
@@ -170,31 +142,32 @@ int boardc_espressobin_xor_dma_setup(struct device *dev)
 struct boardc_dma_width {
 	const char *compatible;
 	unsigned int dma_bits;
+	unsigned int coherent_bits;
 };
 
 static const struct boardc_dma_width boardc_espressobin_dma_widths[] = {
 	/* usb3, soc/armada37xx/armada37xx.cue:89 */
-	{ .compatible = "generic-xhci", .dma_bits = 32 },
+	{ .compatible = "generic-xhci", .dma_bits = 32, .coherent_bits = 32 },
 	/* crypto, soc/armada37xx/armada37xx.cue:58 */
-	{ .compatible = "inside-secure,safexcel-eip97ies", .dma_bits = 64 },
+	{ .compatible = "inside-secure,safexcel-eip97ies", .dma_bits = 64, .coherent_bits = 64 },
 	/* sata, soc/armada37xx/armada37xx.cue:128 */
-	{ .compatible = "marvell,armada-3700-ahci", .dma_bits = 32 },
+	{ .compatible = "marvell,armada-3700-ahci", .dma_bits = 32, .coherent_bits = 32 },
 	/* crypto, soc/armada37xx/armada37xx.cue:58 */
-	{ .compatible = "marvell,armada-3700-crypto", .dma_bits = 64 },
+	{ .compatible = "marvell,armada-3700-crypto", .dma_bits = 64, .coherent_bits = 64 },
 	/* usb2, soc/armada37xx/armada37xx.cue:96 */
-	{ .compatible = "marvell,armada-3700-ehci", .dma_bits = 32 },
-	/* eth0, eth1, soc/armada37xx/armada37xx.cue:74 */
-	{ .compatible = "marvell,armada-3700-neta", .dma_bits = 32 },
+	{ .compatible = "marvell,armada-3700-ehci", .dma_bits = 32, .coherent_bits = 32 },
+	/* eth0, soc/armada37xx/armada37xx.cue:74 */
+	{ .compatible = "marvell,armada-3700-neta", .dma_bits = 32, .coherent_bits = 32 },
 	/* pcie0, soc/armada37xx/armada37xx.cue:136 */
-	{ .compatible = "marvell,armada-3700-pcie", .dma_bits = 32 },
-	/* sdhci0, sdhci1, soc/armada37xx/armada37xx.cue:113 */
-	{ .compatible = "marvell,armada-3700-sdhci", .dma_bits = 32 },
+	{ .compatible = "marvell,armada-3700-pcie", .dma_bits = 32, .coherent_bits = 32 },
+	/* sdhci1, soc/armada37xx/armada37xx.cue:120 */
+	{ .compatible = "marvell,armada-3700-sdhci", .dma_bits = 32, .coherent_bits = 32 },
 	/* xor, soc/armada37xx/armada37xx.cue:104 */
-	{ .compatible = "marvell,armada-3700-xor", .dma_bits = 32 },
+	{ .compatible = "marvell,armada-3700-xor", .dma_bits = 32, .coherent_bits = 32 },
 	/* usb3, soc/armada37xx/armada37xx.cue:89 */
-	{ .compatible = "marvell,armada3700-xhci", .dma_bits = 32 },
-	/* sdhci0, sdhci1, soc/armada37xx/armada37xx.cue:113 */
-	{ .compatible = "marvell,sdhci-xenon", .dma_bits = 32 },
+	{ .compatible = "marvell,armada3700-xhci", .dma_bits = 32, .coherent_bits = 32 },
+	/* sdhci1, soc/armada37xx/armada37xx.cue:120 */
+	{ .compatible = "marvell,sdhci-xenon", .dma_bits = 32, .coherent_bits = 32 },
 };
 
 unsigned int boardc_espressobin_dma_bits(const char *compatible)
@@ -212,16 +185,21 @@ unsigned int boardc_espressobin_dma_bits(const char *compatible)
 int boardc_espressobin_dma_setup_compatible(struct device *dev,
 					    const char *compatible)
 {
-	unsigned int bits = boardc_espressobin_dma_bits(compatible);
+	const struct boardc_dma_width *e = boardc_espressobin_dma_widths;
+	const struct boardc_dma_width *end = e + ARRAY_SIZE(boardc_espressobin_dma_widths);
 	int err;
 
-	if (!bits) {
-		dev_err(dev, "no DMA width described for %s\n", compatible);
-		return -ENODEV;
+	for (; compatible && e < end; e++) {
+		if (strcmp(e->compatible, compatible))
+			continue;
+		err = dma_set_mask(dev, DMA_BIT_MASK(e->dma_bits));
+		if (!err)
+			err = dma_set_coherent_mask(dev, DMA_BIT_MASK(e->coherent_bits));
+		if (err)
+			dev_err(dev, "no suitable DMA: %u-bit streaming or %u-bit coherent mask refused: %d\n",
+				e->dma_bits, e->coherent_bits, err);
+		return err;
 	}
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));
-	if (err)
-		dev_err(dev, "no suitable DMA: %u-bit mask refused: %d\n",
-			bits, err);
-	return err;
+	dev_err(dev, "no DMA width described for %s\n", compatible);
+	return -ENODEV;
 }

@@ -16,22 +16,20 @@ struct device;
 
 /*
  * DMA masks (Documentation/core-api/dma-api-howto.rst). Each function sets the
- * master's declared width with dma_set_mask_and_coherent()
- * (include/linux/dma-mapping.h) and returns its error; call it in probe, before
- * the first DMA mapping or allocation.
+ * master's declared widths with dma_set_mask_and_coherent(), or dma_set_mask()
+ * and dma_set_coherent_mask() where they differ (include/linux/dma-mapping.h),
+ * and returns the error; call it in probe, before the first DMA mapping or
+ * allocation. Masters the board disables, and masters whose driver sets its own
+ * masks, have none.
  */
 /* crypto: 64-bit DMA, soc/armada37xx/armada37xx.cue:58 */
 int boardc_espressobin_crypto_dma_setup(struct device *dev);
 /* eth0: 32-bit DMA, soc/armada37xx/armada37xx.cue:74 */
 int boardc_espressobin_eth0_dma_setup(struct device *dev);
-/* eth1: 32-bit DMA, soc/armada37xx/armada37xx.cue:81 */
-int boardc_espressobin_eth1_dma_setup(struct device *dev);
 /* pcie0: 32-bit DMA, soc/armada37xx/armada37xx.cue:136 */
 int boardc_espressobin_pcie0_dma_setup(struct device *dev);
 /* sata: 32-bit DMA, soc/armada37xx/armada37xx.cue:128 */
 int boardc_espressobin_sata_dma_setup(struct device *dev);
-/* sdhci0: 32-bit DMA, soc/armada37xx/armada37xx.cue:113 */
-int boardc_espressobin_sdhci0_dma_setup(struct device *dev);
 /* sdhci1: 32-bit DMA, soc/armada37xx/armada37xx.cue:120 */
 int boardc_espressobin_sdhci1_dma_setup(struct device *dev);
 /* usb2: 32-bit DMA, soc/armada37xx/armada37xx.cue:96 */

@@ -50,62 +50,6 @@ int boardc_ls2088a_rdb_fsl_mc_dma_setup(struct device *dev)
 }
 
 /*
- * pcie1: /soc/pcie@3400000 (layerscape-pcie), disabled on this board, 48-bit
- * DMA, soc/ls2088a/ls2088a.cue:112
- */
-int boardc_ls2088a_rdb_pcie1_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * pcie2: /soc/pcie@3500000 (layerscape-pcie), disabled on this board, 48-bit
- * DMA, soc/ls2088a/ls2088a.cue:112
- */
-int boardc_ls2088a_rdb_pcie2_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * pcie3: /soc/pcie@3600000 (layerscape-pcie), disabled on this board, 48-bit
- * DMA, soc/ls2088a/ls2088a.cue:112
- */
-int boardc_ls2088a_rdb_pcie3_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * pcie4: /soc/pcie@3700000 (layerscape-pcie), disabled on this board, 48-bit
- * DMA, soc/ls2088a/ls2088a.cue:112
- */
-int boardc_ls2088a_rdb_pcie4_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
  * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
  * soc/ls2088a/ls2088a.cue:101
  */
@@ -175,23 +119,22 @@ int boardc_ls2088a_rdb_usb1_dma_setup(struct device *dev)
 struct boardc_dma_width {
 	const char *compatible;
 	unsigned int dma_bits;
+	unsigned int coherent_bits;
 };
 
 static const struct boardc_dma_width boardc_ls2088a_rdb_dma_widths[] = {
 	/* smmu, soc/ls2088a/ls2088a.cue:92 */
-	{ .compatible = "arm,mmu-500", .dma_bits = 48 },
+	{ .compatible = "arm,mmu-500", .dma_bits = 48, .coherent_bits = 48 },
 	/* sata0, sata1, soc/ls2088a/ls2088a.cue:101 */
-	{ .compatible = "fsl,ls2080a-ahci", .dma_bits = 48 },
-	/* pcie1, pcie2, pcie3, pcie4, soc/ls2088a/ls2088a.cue:112 */
-	{ .compatible = "fsl,ls2088a-pcie", .dma_bits = 48 },
+	{ .compatible = "fsl,ls2080a-ahci", .dma_bits = 48, .coherent_bits = 48 },
 	/* fsl_mc, soc/ls2088a/ls2088a.cue:72 */
-	{ .compatible = "fsl,qoriq-mc", .dma_bits = 48 },
+	{ .compatible = "fsl,qoriq-mc", .dma_bits = 48, .coherent_bits = 48 },
 	/* crypto, soc/ls2088a/ls2088a.cue:83 */
-	{ .compatible = "fsl,sec-v4.0", .dma_bits = 48 },
+	{ .compatible = "fsl,sec-v4.0", .dma_bits = 48, .coherent_bits = 48 },
 	/* crypto, soc/ls2088a/ls2088a.cue:83 */
-	{ .compatible = "fsl,sec-v5.0", .dma_bits = 48 },
+	{ .compatible = "fsl,sec-v5.0", .dma_bits = 48, .coherent_bits = 48 },
 	/* usb0, usb1, soc/ls2088a/ls2088a.cue:125 */
-	{ .compatible = "snps,dwc3", .dma_bits = 40 },
+	{ .compatible = "snps,dwc3", .dma_bits = 40, .coherent_bits = 40 },
 };
 
 unsigned int boardc_ls2088a_rdb_dma_bits(const char *compatible)
@@ -209,30 +152,35 @@ unsigned int boardc_ls2088a_rdb_dma_bits(const char *compatible)
 int boardc_ls2088a_rdb_dma_setup_compatible(struct device *dev,
 					    const char *compatible)
 {
-	unsigned int bits = boardc_ls2088a_rdb_dma_bits(compatible);
+	const struct boardc_dma_width *e = boardc_ls2088a_rdb_dma_widths;
+	const struct boardc_dma_width *end = e + ARRAY_SIZE(boardc_ls2088a_rdb_dma_widths);
 	int err;
 
-	if (!bits) {
-		dev_err(dev, "no DMA width described for %s\n", compatible);
-		return -ENODEV;
+	for (; compatible && e < end; e++) {
+		if (strcmp(e->compatible, compatible))
+			continue;
+		err = dma_set_mask(dev, DMA_BIT_MASK(e->dma_bits));
+		if (!err)
+			err = dma_set_coherent_mask(dev, DMA_BIT_MASK(e->coherent_bits));
+		if (err)
+			dev_err(dev, "no suitable DMA: %u-bit streaming or %u-bit coherent mask refused: %d\n",
+				e->dma_bits, e->coherent_bits, err);
+		return err;
 	}
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));
-	if (err)
-		dev_err(dev, "no suitable DMA: %u-bit mask refused: %d\n",
-			bits, err);
-	return err;
+	dev_err(dev, "no DMA width described for %s\n", compatible);
+	return -ENODEV;
 }
 
 /* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:131. */
 static const int boardc_ls2088a_rdb_channel_cpus[8] = {
-	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:35 */
-	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:35 */
-	[2] = 2,	/* dpio.2, ls2088a-rdb/board.cue:35 */
-	[3] = 3,	/* dpio.3, ls2088a-rdb/board.cue:35 */
-	[4] = 4,	/* dpio.4, ls2088a-rdb/board.cue:35 */
-	[5] = 5,	/* dpio.5, ls2088a-rdb/board.cue:35 */
-	[6] = 6,	/* dpio.6, ls2088a-rdb/board.cue:35 */
-	[7] = 7,	/* dpio.7, ls2088a-rdb/board.cue:35 */
+	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:36 */
+	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:36 */
+	[2] = 2,	/* dpio.2, ls2088a-rdb/board.cue:36 */
+	[3] = 3,	/* dpio.3, ls2088a-rdb/board.cue:36 */
+	[4] = 4,	/* dpio.4, ls2088a-rdb/board.cue:36 */
+	[5] = 5,	/* dpio.5, ls2088a-rdb/board.cue:36 */
+	[6] = 6,	/* dpio.6, ls2088a-rdb/board.cue:36 */
+	[7] = 7,	/* dpio.7, ls2088a-rdb/board.cue:36 */
 };
 
 int boardc_ls2088a_rdb_channel_cpu(unsigned int ch)
@@ -262,14 +210,14 @@ struct boardc_dpio {
 };
 
 static const struct boardc_dpio boardc_ls2088a_rdb_dpios[] = {
-	{ .id = 0, .cpu = 0, .sdest = 0 },	/* ls2088a-rdb/board.cue:35 */
-	{ .id = 1, .cpu = 1, .sdest = 0 },	/* ls2088a-rdb/board.cue:35 */
-	{ .id = 2, .cpu = 2, .sdest = 1 },	/* ls2088a-rdb/board.cue:35 */
-	{ .id = 3, .cpu = 3, .sdest = 1 },	/* ls2088a-rdb/board.cue:35 */
-	{ .id = 4, .cpu = 4, .sdest = 2 },	/* ls2088a-rdb/board.cue:35 */
-	{ .id = 5, .cpu = 5, .sdest = 2 },	/* ls2088a-rdb/board.cue:35 */
-	{ .id = 6, .cpu = 6, .sdest = 3 },	/* ls2088a-rdb/board.cue:35 */
-	{ .id = 7, .cpu = 7, .sdest = 3 },	/* ls2088a-rdb/board.cue:35 */
+	{ .id = 0, .cpu = 0, .sdest = 0 },	/* ls2088a-rdb/board.cue:36 */
+	{ .id = 1, .cpu = 1, .sdest = 0 },	/* ls2088a-rdb/board.cue:36 */
+	{ .id = 2, .cpu = 2, .sdest = 1 },	/* ls2088a-rdb/board.cue:36 */
+	{ .id = 3, .cpu = 3, .sdest = 1 },	/* ls2088a-rdb/board.cue:36 */
+	{ .id = 4, .cpu = 4, .sdest = 2 },	/* ls2088a-rdb/board.cue:36 */
+	{ .id = 5, .cpu = 5, .sdest = 2 },	/* ls2088a-rdb/board.cue:36 */
+	{ .id = 6, .cpu = 6, .sdest = 3 },	/* ls2088a-rdb/board.cue:36 */
+	{ .id = 7, .cpu = 7, .sdest = 3 },	/* ls2088a-rdb/board.cue:36 */
 };
 
 int boardc_ls2088a_rdb_dpio_cpu(unsigned int id)

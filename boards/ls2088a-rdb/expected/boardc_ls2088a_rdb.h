@@ -17,22 +17,16 @@ struct dpaa2_io;
 
 /*
  * DMA masks (Documentation/core-api/dma-api-howto.rst). Each function sets the
- * master's declared width with dma_set_mask_and_coherent()
- * (include/linux/dma-mapping.h) and returns its error; call it in probe, before
- * the first DMA mapping or allocation.
+ * master's declared widths with dma_set_mask_and_coherent(), or dma_set_mask()
+ * and dma_set_coherent_mask() where they differ (include/linux/dma-mapping.h),
+ * and returns the error; call it in probe, before the first DMA mapping or
+ * allocation. Masters the board disables, and masters whose driver sets its own
+ * masks, have none.
  */
 /* crypto: 48-bit DMA, soc/ls2088a/ls2088a.cue:83 */
 int boardc_ls2088a_rdb_crypto_dma_setup(struct device *dev);
 /* fsl_mc: 48-bit DMA, soc/ls2088a/ls2088a.cue:72 */
 int boardc_ls2088a_rdb_fsl_mc_dma_setup(struct device *dev);
-/* pcie1: 48-bit DMA, soc/ls2088a/ls2088a.cue:112 */
-int boardc_ls2088a_rdb_pcie1_dma_setup(struct device *dev);
-/* pcie2: 48-bit DMA, soc/ls2088a/ls2088a.cue:112 */
-int boardc_ls2088a_rdb_pcie2_dma_setup(struct device *dev);
-/* pcie3: 48-bit DMA, soc/ls2088a/ls2088a.cue:112 */
-int boardc_ls2088a_rdb_pcie3_dma_setup(struct device *dev);
-/* pcie4: 48-bit DMA, soc/ls2088a/ls2088a.cue:112 */
-int boardc_ls2088a_rdb_pcie4_dma_setup(struct device *dev);
 /* sata0: 48-bit DMA, soc/ls2088a/ls2088a.cue:101 */
 int boardc_ls2088a_rdb_sata0_dma_setup(struct device *dev);
 /* sata1: 48-bit DMA, soc/ls2088a/ls2088a.cue:101 */

@@ -66,20 +66,6 @@ int boardc_mirabox_eth1_dma_setup(struct device *dev)
 }
 
 /*
- * sata: /soc/internal-regs/sata@a0000 (sata_mv), disabled on this board, 32-bit
- * DMA, soc/armada370/armada370.cue:113
- */
-int boardc_mirabox_sata_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
  * sdio: /soc/internal-regs/mvsdio@d4000 (mvsdio), 32-bit DMA,
  * soc/armada370/armada370.cue:104
  */
@@ -156,21 +142,20 @@ int boardc_mirabox_xor1_dma_setup(struct device *dev)
 struct boardc_dma_width {
 	const char *compatible;
 	unsigned int dma_bits;
+	unsigned int coherent_bits;
 };
 
 static const struct boardc_dma_width boardc_mirabox_dma_widths[] = {
 	/* cesa, soc/armada370/armada370.cue:96 */
-	{ .compatible = "marvell,armada-370-crypto", .dma_bits = 32 },
+	{ .compatible = "marvell,armada-370-crypto", .dma_bits = 32, .coherent_bits = 32 },
 	/* eth0, eth1, soc/armada370/armada370.cue:53 */
-	{ .compatible = "marvell,armada-370-neta", .dma_bits = 32 },
-	/* sata, soc/armada370/armada370.cue:113 */
-	{ .compatible = "marvell,armada-370-sata", .dma_bits = 32 },
+	{ .compatible = "marvell,armada-370-neta", .dma_bits = 32, .coherent_bits = 32 },
 	/* usb0, usb1, soc/armada370/armada370.cue:66 */
-	{ .compatible = "marvell,orion-ehci", .dma_bits = 32 },
+	{ .compatible = "marvell,orion-ehci", .dma_bits = 32, .coherent_bits = 32 },
 	/* sdio, soc/armada370/armada370.cue:104 */
-	{ .compatible = "marvell,orion-sdio", .dma_bits = 32 },
+	{ .compatible = "marvell,orion-sdio", .dma_bits = 32, .coherent_bits = 32 },
 	/* xor0, xor1, soc/armada370/armada370.cue:81 */
-	{ .compatible = "marvell,orion-xor", .dma_bits = 32 },
+	{ .compatible = "marvell,orion-xor", .dma_bits = 32, .coherent_bits = 32 },
 };
 
 unsigned int boardc_mirabox_dma_bits(const char *compatible)
@@ -188,16 +173,21 @@ unsigned int boardc_mirabox_dma_bits(const char *compatible)
 int boardc_mirabox_dma_setup_compatible(struct device *dev,
 					const char *compatible)
 {
-	unsigned int bits = boardc_mirabox_dma_bits(compatible);
+	const struct boardc_dma_width *e = boardc_mirabox_dma_widths;
+	const struct boardc_dma_width *end = e + ARRAY_SIZE(boardc_mirabox_dma_widths);
 	int err;
 
-	if (!bits) {
-		dev_err(dev, "no DMA width described for %s\n", compatible);
-		return -ENODEV;
+	for (; compatible && e < end; e++) {
+		if (strcmp(e->compatible, compatible))
+			continue;
+		err = dma_set_mask(dev, DMA_BIT_MASK(e->dma_bits));
+		if (!err)
+			err = dma_set_coherent_mask(dev, DMA_BIT_MASK(e->coherent_bits));
+		if (err)
+			dev_err(dev, "no suitable DMA: %u-bit streaming or %u-bit coherent mask refused: %d\n",
+				e->dma_bits, e->coherent_bits, err);
+		return err;
 	}
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));
-	if (err)
-		dev_err(dev, "no suitable DMA: %u-bit mask refused: %d\n",
-			bits, err);
-	return err;
+	dev_err(dev, "no DMA width described for %s\n", compatible);
+	return -ENODEV;
 }

@@ -16,9 +16,11 @@ struct device;
 
 /*
  * DMA masks (Documentation/core-api/dma-api-howto.rst). Each function sets the
- * master's declared width with dma_set_mask_and_coherent()
- * (include/linux/dma-mapping.h) and returns its error; call it in probe, before
- * the first DMA mapping or allocation.
+ * master's declared widths with dma_set_mask_and_coherent(), or dma_set_mask()
+ * and dma_set_coherent_mask() where they differ (include/linux/dma-mapping.h),
+ * and returns the error; call it in probe, before the first DMA mapping or
+ * allocation. Masters the board disables, and masters whose driver sets its own
+ * masks, have none.
  */
 /* cesa: 32-bit DMA, soc/armada370/armada370.cue:96 */
 int boardc_mirabox_cesa_dma_setup(struct device *dev);
@@ -26,8 +28,6 @@ int boardc_mirabox_cesa_dma_setup(struct device *dev);
 int boardc_mirabox_eth0_dma_setup(struct device *dev);
 /* eth1: 32-bit DMA, soc/armada370/armada370.cue:53 */
 int boardc_mirabox_eth1_dma_setup(struct device *dev);
-/* sata: 32-bit DMA, soc/armada370/armada370.cue:113 */
-int boardc_mirabox_sata_dma_setup(struct device *dev);
 /* sdio: 32-bit DMA, soc/armada370/armada370.cue:104 */
 int boardc_mirabox_sdio_dma_setup(struct device *dev);
 /* usb0: 32-bit DMA, soc/armada370/armada370.cue:66 */

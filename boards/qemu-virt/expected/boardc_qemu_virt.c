@@ -24,88 +24,23 @@
  */
 
 /*
- * pcie: /pcie@10000000 (pci-host-generic), 64-bit DMA,
- * soc/qemuvirt/qemuvirt.cue:93
- */
-int boardc_qemu_virt_pcie_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (err)
-		dev_err(dev, "no suitable DMA: 64-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * rng: /virtio_mmio@a003c00 (virtio-mmio), 64-bit DMA,
- * soc/qemuvirt/qemuvirt.cue:72
- */
-int boardc_qemu_virt_rng_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (err)
-		dev_err(dev, "no suitable DMA: 64-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * vnet: /virtio_mmio@a003e00 (virtio-mmio), 64-bit DMA,
- * soc/qemuvirt/qemuvirt.cue:72
- */
-int boardc_qemu_virt_vnet_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (err)
-		dev_err(dev, "no suitable DMA: 64-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
  * DMA width by compatible string. A compatible shared by masters of different
  * widths gets the narrowest: a narrower mask is always safe.
  */
 struct boardc_dma_width {
 	const char *compatible;
 	unsigned int dma_bits;
-};
-
-static const struct boardc_dma_width boardc_qemu_virt_dma_widths[] = {
-	/* pcie, soc/qemuvirt/qemuvirt.cue:93 */
-	{ .compatible = "pci-host-ecam-generic", .dma_bits = 64 },
-	/* rng, vnet, soc/qemuvirt/qemuvirt.cue:72 */
-	{ .compatible = "virtio,mmio", .dma_bits = 64 },
+	unsigned int coherent_bits;
 };
 
 unsigned int boardc_qemu_virt_dma_bits(const char *compatible)
 {
-	unsigned int i;
-
-	if (!compatible)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(boardc_qemu_virt_dma_widths); i++)
-		if (!strcmp(boardc_qemu_virt_dma_widths[i].compatible, compatible))
-			return boardc_qemu_virt_dma_widths[i].dma_bits;
 	return 0;
 }
 
 int boardc_qemu_virt_dma_setup_compatible(struct device *dev,
 					  const char *compatible)
 {
-	unsigned int bits = boardc_qemu_virt_dma_bits(compatible);
-	int err;
-
-	if (!bits) {
-		dev_err(dev, "no DMA width described for %s\n", compatible);
-		return -ENODEV;
-	}
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));
-	if (err)
-		dev_err(dev, "no suitable DMA: %u-bit mask refused: %d\n",
-			bits, err);
-	return err;
+	dev_err(dev, "no DMA width described for %s\n", compatible);
+	return -ENODEV;
 }

@@ -16,16 +16,12 @@ struct device;
 
 /*
  * DMA masks (Documentation/core-api/dma-api-howto.rst). Each function sets the
- * master's declared width with dma_set_mask_and_coherent()
- * (include/linux/dma-mapping.h) and returns its error; call it in probe, before
- * the first DMA mapping or allocation.
+ * master's declared widths with dma_set_mask_and_coherent(), or dma_set_mask()
+ * and dma_set_coherent_mask() where they differ (include/linux/dma-mapping.h),
+ * and returns the error; call it in probe, before the first DMA mapping or
+ * allocation. Masters the board disables, and masters whose driver sets its own
+ * masks, have none.
  */
-/* pcie: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:93 */
-int boardc_qemu_virt_pcie_dma_setup(struct device *dev);
-/* rng: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:72 */
-int boardc_qemu_virt_rng_dma_setup(struct device *dev);
-/* vnet: 64-bit DMA, soc/qemuvirt/qemuvirt.cue:72 */
-int boardc_qemu_virt_vnet_dma_setup(struct device *dev);
 
 /*
  * For drivers that probe several variants: boardc_qemu_virt_dma_bits() returns

@@ -40,11 +40,12 @@ int boardc_minimal_dma0_dma_setup(struct device *dev)
 struct boardc_dma_width {
 	const char *compatible;
 	unsigned int dma_bits;
+	unsigned int coherent_bits;
 };
 
 static const struct boardc_dma_width boardc_minimal_dma_widths[] = {
 	/* dma0, soc/tiny/tiny.cue:20 */
-	{ .compatible = "vendor,dma", .dma_bits = 32 },
+	{ .compatible = "vendor,dma", .dma_bits = 32, .coherent_bits = 32 },
 };
 
 unsigned int boardc_minimal_dma_bits(const char *compatible)
@@ -62,16 +63,21 @@ unsigned int boardc_minimal_dma_bits(const char *compatible)
 int boardc_minimal_dma_setup_compatible(struct device *dev,
 					const char *compatible)
 {
-	unsigned int bits = boardc_minimal_dma_bits(compatible);
+	const struct boardc_dma_width *e = boardc_minimal_dma_widths;
+	const struct boardc_dma_width *end = e + ARRAY_SIZE(boardc_minimal_dma_widths);
 	int err;
 
-	if (!bits) {
-		dev_err(dev, "no DMA width described for %s\n", compatible);
-		return -ENODEV;
+	for (; compatible && e < end; e++) {
+		if (strcmp(e->compatible, compatible))
+			continue;
+		err = dma_set_mask(dev, DMA_BIT_MASK(e->dma_bits));
+		if (!err)
+			err = dma_set_coherent_mask(dev, DMA_BIT_MASK(e->coherent_bits));
+		if (err)
+			dev_err(dev, "no suitable DMA: %u-bit streaming or %u-bit coherent mask refused: %d\n",
+				e->dma_bits, e->coherent_bits, err);
+		return err;
 	}
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));
-	if (err)
-		dev_err(dev, "no suitable DMA: %u-bit mask refused: %d\n",
-			bits, err);
-	return err;
+	dev_err(dev, "no DMA width described for %s\n", compatible);
+	return -ENODEV;
 }

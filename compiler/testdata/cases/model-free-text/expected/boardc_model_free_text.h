@@ -16,9 +16,11 @@ struct device;
 
 /*
  * DMA masks (Documentation/core-api/dma-api-howto.rst). Each function sets the
- * master's declared width with dma_set_mask_and_coherent()
- * (include/linux/dma-mapping.h) and returns its error; call it in probe, before
- * the first DMA mapping or allocation.
+ * master's declared widths with dma_set_mask_and_coherent(), or dma_set_mask()
+ * and dma_set_coherent_mask() where they differ (include/linux/dma-mapping.h),
+ * and returns the error; call it in probe, before the first DMA mapping or
+ * allocation. Masters the board disables, and masters whose driver sets its own
+ * masks, have none.
  */
 /* dma0: 32-bit DMA, board.cue:24 */
 int boardc_model_free_text_dma0_dma_setup(struct device *dev);
