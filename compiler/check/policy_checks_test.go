@@ -42,6 +42,9 @@ func TestPolicyChecks(t *testing.T) {
 		{"known sysctl not an integer", sysctl("net.core.netdev_budget", "600 700"), "BC0411:error", 53},
 		{"unknown sysctl beyond an unsigned long", sysctl("vm.dirty_bytes", "18446744073709551616"), "BC0411:error", 53},
 		{"one of several integers beyond an unsigned long", sysctl("net.ipv4.tcp_rmem", "4096 87380 99999999999999999999"), "BC0411:error", 53},
+		{"drop_caches", sysctl("vm.drop_caches", "3"), "BC0412:error", 53},
+		{"compact_memory", sysctl("vm.compact_memory", "1"), "BC0412:error", 53},
+		{"route flush", sysctl("net.ipv4.route.flush", "1"), "BC0412:error", 53},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board()

@@ -37,6 +37,7 @@ func All() []*Check {
 		SteeringOnIsolated,
 		PolicyOnDisabled,
 		SysctlRange,
+		SysctlAction,
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,
