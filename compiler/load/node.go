@@ -150,8 +150,13 @@ func (n node) unsortedFields() []field {
 // scalar renders a string or integer value as a string.
 func (n node) scalar() string {
 	if n.v.Kind() == cue.IntKind {
-		i, _ := n.v.Int64()
-		return strconv.FormatInt(i, 10)
+		if i, err := n.v.Int64(); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+		// Past int64: the exact digits, for the range checks to judge.
+		if b, err := n.v.Int(nil); err == nil {
+			return b.String()
+		}
 	}
 	return n.str()
 }
