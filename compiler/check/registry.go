@@ -41,5 +41,6 @@ func All() []*Check {
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,
+		StashClusters,
 	})
 }
