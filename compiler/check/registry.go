@@ -42,5 +42,7 @@ func All() []*Check {
 		UndeclaredTarget,
 		RootBus,
 		StashClusters,
+		StashClusters,
+		DPIOPin,
 	})
 }
