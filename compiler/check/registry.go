@@ -42,7 +42,6 @@ func All() []*Check {
 		UndeclaredTarget,
 		RootBus,
 		StashClusters,
-		StashClusters,
 		DPIOPin,
 	})
 }
