@@ -43,5 +43,6 @@ func All() []*Check {
 		RootBus,
 		StashClusters,
 		DPIOPin,
+		DPIOIDs,
 	})
 }
