@@ -44,5 +44,6 @@ func All() []*Check {
 		StashClusters,
 		DPIOPin,
 		DPIOIDs,
+		DPCONBudget,
 	})
 }
