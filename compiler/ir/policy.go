@@ -5,14 +5,15 @@ type DPAA2 struct {
 	DPIOs []DPIO // sorted by ID
 	// StashClusterBase and StashClusterSize give a DPIO serving cpu the
 	// stash destination StashClusterBase + cpu/StashClusterSize.
-	StashClusterBase int
-	StashClusterSize int
-	StashSource      string
-	StashPos         Pos
-	DPNI, DPCON      int
-	RXStashing       bool
-	RXStashingPos    Pos
-	Pos              Pos
+	StashClusterBase  int
+	StashClusterSize  int
+	StashSource       string
+	StashPos          Pos
+	DPNI, DPCON       int
+	DPNIPos, DPCONPos Pos
+	RXStashing        bool
+	RXStashingPos     Pos
+	Pos               Pos
 }
 
 // StashDest returns the stash destination of a DPIO serving cpu.

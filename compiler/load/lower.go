@@ -291,6 +291,8 @@ func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {
 		StashPos:         st.Pos(),
 		DPNI:             n.at("dpni").int(),
 		DPCON:            n.at("dpcon").int(),
+		DPNIPos:          n.at("dpni").Pos(),
+		DPCONPos:         n.at("dpcon").Pos(),
 		RXStashing:       n.at("rxStashing").bool(),
 		RXStashingPos:    n.at("rxStashing").Pos(),
 		Pos:              n.Pos(),
