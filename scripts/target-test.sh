@@ -239,6 +239,15 @@ make -s -C "$hdr" M="$work/mod" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	fail "the board's C did not build for arm64 with W=1 -Werror"
 }
 grep -v '^Skipping BTF' "$work/kbuild.log" >&2 || true
+# The board's own verifier module, by its generated Kbuild.
+mkdir "$work/verify"
+cp "$out/Kbuild" "$out/boardc_${cname}_verify.c" "$work/verify/"
+make -s -C "$hdr" M="$work/verify" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+	W=1 KCFLAGS=-Werror modules >"$work/kbuild-verify.log" 2>&1 || {
+	cat "$work/kbuild-verify.log" >&2
+	fail "the board's verifier did not build for arm64 with W=1 -Werror"
+}
+grep -v '^Skipping BTF' "$work/kbuild-verify.log" >&2 || true
 
 # --- the initramfs -----------------------------------------------------------
 ir=$work/initramfs
@@ -248,6 +257,7 @@ install -m 0755 scripts/target/init "$ir/init"
 cp scripts/target/checks.sh "$work/plan" "$work/props" "$ir/boardc/"
 cp -r "$out" "$ir/boardc/out"
 cp "$work/mod/boardc_target.ko" "$ir/boardc/modules/"
+cp "$work/verify/boardc_${cname}_verify.ko" "$ir/boardc/modules/boardc_verify.ko"
 # Known failures, one check ID a line, each to be taken off when its fix
 # lands (the guest fails a listed check that passes). None today: the
 # opt-out that was one now deletes the upstream dma-coherent.
@@ -322,7 +332,10 @@ done <"$work/props"
 while read -r kind key _ state _; do
 	if [ "$kind" != master ] || { [ "$state" != coherent ] && [ "$state" != optout ]; }; then continue; fi
 	grep -q "^FAIL coherent $key:" "$work/control.log.results" || missed="$missed coherent:$key"
+	grep -q "^FAIL verifier $key:" "$work/control.log.results" || missed="$missed verifier:$key"
 done <"$work/plan"
+# The generated verifier, loaded with strict=1, must refuse to load.
+grep -q "^FAIL verifier strict:" "$work/control.log.results" || missed="$missed verifier:strict"
 sed -n 's/^/  control: /p' "$work/control.log.results" | grep -E 'FAIL|closing|passed' >&2 || true
 [ -z "$missed" ] || fail "negative control: without the fragment these checks still passed:$missed"
 

@@ -82,3 +82,51 @@ func TestKbuild(t *testing.T) {
 		t.Errorf("no module built: %v", err)
 	}
 }
+
+// TestKbuildVerifier builds the verifier module of every in-tree board and
+// of the hand-built edge cases, each a module of its own, the way its
+// generated Kbuild says, against the installed Debian kernel headers with
+// W=1 and -Werror, and fails on any warning.
+func TestKbuildVerifier(t *testing.T) {
+	headers := testtool.KernelHeaders(t)
+	testtool.Look(t, "make", "make")
+	testtool.Look(t, "gcc", "gcc")
+
+	dir := t.TempDir()
+	var kbuild strings.Builder
+	for _, b := range append(intree.Boards(t, "../../boards"), kc.EdgeBoards()...) {
+		var own string
+		for _, f := range kc.Emit(b) {
+			switch f.Path {
+			case kc.VerifyName(b):
+				if err := os.WriteFile(filepath.Join(dir, f.Path), f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case "Kbuild":
+				own = string(f.Data)
+			}
+		}
+		if !strings.Contains(own, "obj-m += "+strings.TrimSuffix(kc.VerifyName(b), ".c")+".o") {
+			t.Fatalf("%s: the generated Kbuild does not build %s:\n%s", b.Name, kc.VerifyName(b), own)
+		}
+		kbuild.WriteString(own)
+	}
+	kbuild.WriteString("ccflags-y := -Werror\n")
+	if err := os.WriteFile(filepath.Join(dir, "Kbuild"), []byte(kbuild.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-C", headers, "M=" + dir, "W=1", "modules"}
+	out, err := exec.Command("make", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("make %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if ll := strings.ToLower(l); strings.Contains(ll, "warning") || strings.Contains(ll, "error") {
+			t.Errorf("kbuild: %s", l)
+		}
+	}
+	mods, _ := filepath.Glob(filepath.Join(dir, "*_verify.ko"))
+	if len(mods) < 4 {
+		t.Errorf("%d verifier modules built, want one per board:\n%s", len(mods), out)
+	}
+}

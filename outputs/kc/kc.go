@@ -36,7 +36,7 @@ func SourceName(b *ir.Board) string { return "boardc_" + b.CIdent() + ".c" }
 // Emit returns the board's header and source.
 func Emit(b *ir.Board) []outputs.File {
 	g := gen{b: b, p: "boardc_" + b.CIdent()}
-	fs := []outputs.File{g.header(), g.source()}
+	fs := []outputs.File{g.header(), g.source(), g.verify(), g.verifyKbuild()}
 	outputs.SortFiles(fs)
 	return fs
 }

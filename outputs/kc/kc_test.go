@@ -58,8 +58,8 @@ func ls2088aLike() *ir.Board {
 func files(t *testing.T, b *ir.Board) (h, c string) {
 	t.Helper()
 	fs := Emit(b)
-	if len(fs) != 2 || fs[0].Path != HeaderName(b) && fs[1].Path != HeaderName(b) {
-		t.Fatalf("Emit returned %d files, want the header and the source", len(fs))
+	if len(fs) != 4 {
+		t.Fatalf("Emit returned %d files, want the header, the source, the verifier and its Kbuild", len(fs))
 	}
 	for _, f := range fs {
 		switch f.Path {
@@ -67,6 +67,7 @@ func files(t *testing.T, b *ir.Board) (h, c string) {
 			h = string(f.Data)
 		case SourceName(b):
 			c = string(f.Data)
+		case VerifyName(b), "Kbuild":
 		default:
 			t.Fatalf("unexpected file %s", f.Path)
 		}
@@ -400,5 +401,31 @@ func EdgeBoards() []*ir.Board {
 		board("edge-sdest-range", dpaa2(250, 1, 0, 10)),
 		board("edge-no-dpio", dpaa2(0, 2)),
 		board("edge-empty", nil),
+	}
+}
+
+// TestVerifier: the verifier's table holds every enabled master, with the
+// coherency, streaming and coherent widths the description gives it, and
+// no disabled master.
+func TestVerifier(t *testing.T) {
+	a := master("a", 40, 10, "v,a")
+	a.CoherentBits = 32
+	off := master("off", 32, 30, "v,off")
+	off.Enabled = false
+	b := board("t", nil, a, off)
+	var src string
+	for _, f := range Emit(b) {
+		if f.Path == VerifyName(b) {
+			src = string(f.Data)
+		}
+	}
+	if !strings.Contains(src, "\t{ \"a\", \"/soc/a@1000\", false, 40, 32 },") {
+		t.Errorf("the verifier lacks master a's entry:\n%s", src)
+	}
+	if strings.Contains(src, "\"off\"") {
+		t.Errorf("the verifier checks a disabled master:\n%s", src)
+	}
+	if !strings.Contains(src, "return strict && (bad || unbound) ? -EINVAL : 0;") {
+		t.Errorf("strict does not fail the load:\n%s", src)
 	}
 }

@@ -170,6 +170,30 @@ check_dma() {
 	done <"$plan"
 }
 
+# --- the board's generated verifier module ------------------------------------
+# Loaded with strict=1, it must load (no mismatch, every master bound) and
+# report each master ok; each of its lines is also checked per master.
+check_verifier() {
+	if insmod /boardc/modules/boardc_verify.ko strict=1 2>/tmp/verify.err; then
+		result "verifier strict" 0 "boardc_verify.ko strict=1 loaded: $(dmesg | sed -n 's/.*boardc-verify: board //p' | tail -n 1)"
+	else
+		result "verifier strict" 1 "boardc_verify.ko strict=1 refused to load: $(dmesg | sed -n 's/.*boardc-verify: board //p' | tail -n 1)"
+	fi
+	dmesg | sed -n 's/.*boardc-verify: //p' >/tmp/verify
+	# shellcheck disable=SC2034 # the plan's record fields
+	while read -r kind key path rest; do
+		[ "$kind" = master ] || continue
+		lines=$(awk -v k="$key" '($1 == "ok" || $1 == "MISMATCH") && $2 == k' /tmp/verify)
+		if [ -z "$lines" ]; then
+			result "verifier $key" 1 "no line: $(awk -v k="$key" '$2 == k' /tmp/verify)"
+		elif echo "$lines" | grep -q '^MISMATCH'; then
+			result "verifier $key" 1 "$(echo "$lines" | tr '\n' ';')"
+		else
+			result "verifier $key" 0 "$(echo "$lines" | awk '{ printf "%s%s %s", s, $4, $5; s = "; " }')"
+		fi
+	done <"$plan"
+}
+
 # --- runtime: tune.sh and the irqbalance policy ------------------------------
 
 # tuned_files prints every file tune.sh writes for the plan.
@@ -337,6 +361,7 @@ say "mode $mode on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 check_props
 check_clusters
 check_dma
+check_verifier
 if [ "$mode" = full ]; then
 	files=$(tuned_files)
 	snapshot /tmp/orig

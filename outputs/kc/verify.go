@@ -1,0 +1,144 @@
+package kc
+
+import (
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
+)
+
+// VerifyName returns the name of the board's verifier module source.
+func VerifyName(b *ir.Board) string { return "boardc_" + b.CIdent() + "_verify.c" }
+
+// verifyKbuild returns the Kbuild file that builds the verifier module out
+// of tree: make -C <kernel build dir> M=$PWD modules.
+func (g *gen) verifyKbuild() outputs.File {
+	w := outputs.NewPrinter(outputs.Conf)
+	w.P("# SPDX-License-Identifier: GPL-2.0")
+	w.P("# ", outputs.GeneratedNotice)
+	w.P("# The runtime verifier of board ", g.b.Name, ": make -C KERNEL_BUILD_DIR M=$PWD modules")
+	w.P("obj-m += boardc_", g.b.CIdent(), "_verify.o")
+	return w.File("Kbuild")
+}
+
+// verify writes the verifier module: loaded on the target, it reports, for
+// every enabled master, how the running kernel applied the description.
+func (g *gen) verify() outputs.File {
+	b := g.b
+	w := outputs.NewPrinter(outputs.C)
+	w.P("// SPDX-License-Identifier: GPL-2.0")
+	desc := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
+	if b.Model != "" {
+		desc = append(desc, outputs.From(ir.RefModel), " (", b.Model, ")")
+	}
+	desc = append(desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ": runtime verifier.")
+	w.Comment("", outputs.GeneratedNotice, desc,
+		"Load it on the board: for every master the board enables, it finds the device bound to "+
+			"the master's node (of_find_device_by_node()) and, for a PCI host bridge, the PCI devices "+
+			"behind it, and prints one line comparing what the kernel applied with the description: "+
+			"DMA coherency as the DMA layer sees it (dev_is_dma_coherent(), <linux/dma-map-ops.h>) "+
+			"and the streaming and coherent DMA masks. A closing line counts the mismatches. With "+
+			"strict=1 a mismatch, or a master with no bound device, makes the load fail.")
+	w.P()
+	for _, h := range []string{"device.h", "dma-map-ops.h", "dma-mapping.h", "errno.h", "kernel.h", "module.h",
+		"moduleparam.h", "of.h", "of_platform.h", "pci.h", "platform_device.h"} {
+		w.P("#include <linux/", h, ">")
+	}
+	w.P()
+	w.P("static bool strict;")
+	w.P("module_param(strict, bool, 0444);")
+	w.P("MODULE_PARM_DESC(strict, \"fail the load on any mismatch or unbound master\");")
+	w.P()
+	w.P("struct boardc_verify_master {")
+	w.P("\tconst char *key;")
+	w.P("\tconst char *path;")
+	w.P("\tbool coherent;")
+	w.P("\tunsigned int dma_bits;")
+	w.P("\tunsigned int coherent_bits;")
+	w.P("};")
+	w.P()
+	table := g.p + "_verify_masters"
+	w.P(masters(table), "static const struct boardc_verify_master ", table, "[] = {")
+	for _, m := range b.SoC.Masters {
+		if !m.Enabled {
+			continue
+		}
+		o := outputs.From(m.Ref, m.DMABitsPos)
+		w.Comment("\t", o, masterTitle(m))
+		w.P(o, "\t{ ", outputs.Str(m.Key), ", ", outputs.Str(m.Node.Path), ", ", m.Coherent(), ", ", m.DMABits, ", ", m.CoherentWidth(), " },")
+	}
+	w.P("\t{ }")
+	w.P("};")
+	w.P()
+	w.Comment("", "check reports one device of master m and returns whether it matches.")
+	w.P("static bool check(const struct boardc_verify_master *m, struct device *dev)")
+	w.P("{")
+	w.P("\tbool coherent = dev_is_dma_coherent(dev);")
+	w.P("\tunsigned int bits = dev->dma_mask ? fls64(*dev->dma_mask) : 0;")
+	w.P("\tunsigned int cbits = fls64(dev->coherent_dma_mask);")
+	w.P("\tbool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits;")
+	w.P()
+	w.P("\tpr_info(\"boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u\\n\",")
+	w.P("\t\tok ? \"ok\" : \"MISMATCH\", m->key, m->path, dev_name(dev),")
+	w.P("\t\tcoherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits);")
+	w.P("\treturn ok;")
+	w.P("}")
+	w.P()
+	w.Comment("", "verify checks the devices of master m, the PCI devices behind it when it is a "+
+		"host bridge (they do the DMA), else its own, and returns the mismatches.")
+	w.P("static int verify(const struct boardc_verify_master *m, struct device_node *np,")
+	w.P("\t\t  struct platform_device *pdev)")
+	w.P("{")
+	w.P("\tint bad = 0, n = 0;")
+	w.P("#ifdef CONFIG_PCI")
+	w.P("\tstruct pci_dev *pci = NULL;")
+	w.P("\tstruct pci_host_bridge *bridge;")
+	w.P()
+	w.P("\tfor_each_pci_dev(pci) {")
+	w.P("\t\tbridge = pci_find_host_bridge(pci->bus);")
+	w.P("\t\tif (!pci->dev.driver || !bridge || !bridge->dev.parent ||")
+	w.P("\t\t    bridge->dev.parent->of_node != np)")
+	w.P("\t\t\tcontinue;")
+	w.P("\t\tn++;")
+	w.P("\t\tif (!check(m, &pci->dev))")
+	w.P("\t\t\tbad++;")
+	w.P("\t}")
+	w.P("#endif")
+	w.P("\tif (!n && !check(m, &pdev->dev))")
+	w.P("\t\tbad++;")
+	w.P("\treturn bad;")
+	w.P("}")
+	w.P()
+	fn := g.p + "_verify_init"
+	w.P(named(fn), "static int __init ", fn, "(void)")
+	w.P("{")
+	w.P("\tconst struct boardc_verify_master *m;")
+	w.P("\tstruct platform_device *pdev;")
+	w.P("\tstruct device_node *np;")
+	w.P("\tint bad = 0, unbound = 0;")
+	w.P()
+	w.P("\tfor (m = ", table, "; m->key; m++) {")
+	w.P("\t\tnp = of_find_node_by_path(m->path);")
+	w.P("\t\tpdev = np ? of_find_device_by_node(np) : NULL;")
+	w.P("\t\tif (!pdev || !pdev->dev.driver) {")
+	w.P("\t\t\tpr_info(\"boardc-verify: UNBOUND %s %s\\n\", m->key, m->path);")
+	w.P("\t\t\tunbound++;")
+	w.P("\t\t} else {")
+	w.P("\t\t\tbad += verify(m, np, pdev);")
+	w.P("\t\t}")
+	w.P("\t\tif (pdev)")
+	w.P("\t\t\tput_device(&pdev->dev);")
+	w.P("\t\tof_node_put(np);")
+	w.P("\t}")
+	w.P("\tpr_info(\"boardc-verify: board ", b.Name, ": %d mismatch(es), %d master(s) not bound\\n\", bad, unbound);")
+	w.P("\treturn strict && (bad || unbound) ? -EINVAL : 0;")
+	w.P("}")
+	w.P()
+	w.P("static void __exit ", g.p, "_verify_exit(void)")
+	w.P("{")
+	w.P("}")
+	w.P()
+	w.P("module_init(", fn, ");")
+	w.P("module_exit(", g.p, "_verify_exit);")
+	w.P("MODULE_DESCRIPTION(\"boardc runtime verifier of board ", b.Name, "\");")
+	w.P("MODULE_LICENSE(\"GPL\");")
+	return w.File(VerifyName(b))
+}
