@@ -165,31 +165,19 @@ var (
 // cString returns s as a C string literal: '"' and '\\' escaped, every
 // byte outside printable ASCII and every '?' (trigraphs) in octal, so the
 // literal stays valid C on one line whatever s holds.
-func cString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f || c == '?':
-			fmt.Fprintf(&b, "\\%03o", c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+func cString(s string) string { return quoteBytes(s, "\\%03o") }
 
 // dtsString returns s as a DTS string literal, as dtc reads one
 // (get_escape_char() in dtc's util.c): '"' and '\\' escaped and every byte
 // outside printable ASCII, and every '?' (a trigraph to the C preprocessor
 // kbuild runs first), as \xNN. A NUL would end the property's value early,
 // so it is escaped like any other control byte.
-func dtsString(s string) string {
+func dtsString(s string) string { return quoteBytes(s, "\\x%02x") }
+
+// quoteBytes returns s double-quoted with '"' and '\\' escaped by a
+// backslash and every other byte outside printable ASCII, and '?', written
+// with format.
+func quoteBytes(s, format string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
@@ -199,7 +187,7 @@ func dtsString(s string) string {
 			b.WriteByte('\\')
 			b.WriteByte(c)
 		case c < 0x20 || c >= 0x7f || c == '?':
-			fmt.Fprintf(&b, "\\x%02x", c)
+			fmt.Fprintf(&b, format, c)
 		default:
 			b.WriteByte(c)
 		}

@@ -28,20 +28,8 @@ var IRQPinConflict = &Check{
 			}
 			p.Report(pin.Ref, pin.Pos,
 				fmt.Sprintf("IRQ %s is pinned to %s here and to %s by %s: only the last pin of an IRQ holds once tune.sh has applied them, and tune.sh --verify reports the others drifted after every apply",
-					pin.IRQ, cpuSet(pin.CPUs), cpuSet(prev.CPUs), prev.Ref),
-				Note(prev.Pos, "%s pins IRQ %s to %s", prev.Ref, prev.IRQ, cpuSet(prev.CPUs)))
+					pin.IRQ, ir.CPUText(pin.CPUs), ir.CPUText(prev.CPUs), prev.Ref),
+				Note(prev.Pos, "%s pins IRQ %s to %s", prev.Ref, prev.IRQ, ir.CPUText(prev.CPUs)))
 		}
 	},
-}
-
-// cpuSet names a CPU set in a message: "CPU 3", "CPUs 0-1", "no CPU".
-func cpuSet(cpus []int) string {
-	switch s := ir.SortedCPUs(cpus); len(s) {
-	case 0:
-		return "no CPU"
-	case 1:
-		return "CPU " + ir.CPUList(s)
-	default:
-		return "CPUs " + ir.CPUList(s)
-	}
 }

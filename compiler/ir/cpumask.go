@@ -70,3 +70,15 @@ func CPUMask(cpus []int) string {
 	}
 	return b.String()
 }
+
+// CPUText names a CPU set in prose: "CPU 3", "CPUs 0-1", "no CPU".
+func CPUText(cpus []int) string {
+	switch s := SortedCPUs(cpus); len(s) {
+	case 0:
+		return "no CPU"
+	case 1:
+		return "CPU " + CPUList(s)
+	default:
+		return "CPUs " + CPUList(s)
+	}
+}

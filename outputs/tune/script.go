@@ -60,14 +60,14 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 	for _, pin := range b.Policy.IRQs {
 		o := outputs.From(pin.Ref, pin.Pos)
 		list := ir.CPUList(pin.CPUs)
-		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", cpuText(pin.CPUs)))
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", ir.CPUText(pin.CPUs)))
 		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(list), " ", outputs.Quoted{pin.Pos})
 	}
 	for _, n := range b.Policy.Net {
 		o := outputs.From(n.Ref, n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
 		for i, cpus := range n.RPS {
-			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), cpuText(cpus)))
+			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), ir.CPUText(cpus)))
 			act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
 		}
 		if n.RPSFlowCount >= 0 {
@@ -85,7 +85,7 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 			}
 		}
 		for i, cpus := range n.XPS {
-			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" tx-%d XPS on ", i), cpuText(cpus)))
+			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" tx-%d XPS on ", i), ir.CPUText(cpus)))
 			act(p, o, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
 		}
 	}
@@ -105,18 +105,6 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 // value; pos names the description line in the script's messages.
 func act(p *outputs.Printer, o outputs.Origin, part, kind, path, value string, pos ir.Pos) {
 	p.P(o.Named(path), "\tact ", part, " ", kind, " ", outputs.Str(path), " ", outputs.Str(value), " ", outputs.Quoted{pos})
-}
-
-// cpuText names a CPU set in a comment: "CPU 3", "CPUs 0-1", "no CPU".
-func cpuText(cpus []int) string {
-	switch s := ir.SortedCPUs(cpus); len(s) {
-	case 0:
-		return "no CPU"
-	case 1:
-		return "CPU " + ir.CPUList(s)
-	default:
-		return "CPUs " + ir.CPUList(s)
-	}
 }
 
 // irqAwk prints the number of every IRQ in /proc/interrupts one of whose
