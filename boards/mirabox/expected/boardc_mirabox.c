@@ -25,7 +25,7 @@
 
 /*
  * cesa: /soc/internal-regs/crypto@90000 (marvell-cesa), 32-bit DMA,
- * soc/armada370/armada370.cue:96
+ * soc/armada370/armada370.cue:97
  */
 int boardc_mirabox_cesa_dma_setup(struct device *dev)
 {
@@ -39,7 +39,7 @@ int boardc_mirabox_cesa_dma_setup(struct device *dev)
 
 /*
  * eth0: /soc/internal-regs/ethernet@70000 (mvneta), 32-bit DMA,
- * soc/armada370/armada370.cue:53
+ * soc/armada370/armada370.cue:56
  */
 int boardc_mirabox_eth0_dma_setup(struct device *dev)
 {
@@ -53,7 +53,7 @@ int boardc_mirabox_eth0_dma_setup(struct device *dev)
 
 /*
  * eth1: /soc/internal-regs/ethernet@74000 (mvneta), 32-bit DMA,
- * soc/armada370/armada370.cue:53
+ * soc/armada370/armada370.cue:56
  */
 int boardc_mirabox_eth1_dma_setup(struct device *dev)
 {
@@ -67,7 +67,7 @@ int boardc_mirabox_eth1_dma_setup(struct device *dev)
 
 /*
  * sdio: /soc/internal-regs/mvsdio@d4000 (mvsdio), 32-bit DMA,
- * soc/armada370/armada370.cue:104
+ * soc/armada370/armada370.cue:107
  */
 int boardc_mirabox_sdio_dma_setup(struct device *dev)
 {
@@ -80,36 +80,8 @@ int boardc_mirabox_sdio_dma_setup(struct device *dev)
 }
 
 /*
- * usb0: /soc/internal-regs/usb@50000 (orion-ehci), 32-bit DMA,
- * soc/armada370/armada370.cue:66
- */
-int boardc_mirabox_usb0_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * usb1: /soc/internal-regs/usb@51000 (orion-ehci), 32-bit DMA,
- * soc/armada370/armada370.cue:73
- */
-int boardc_mirabox_usb1_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
  * xor0: /soc/internal-regs/xor@60800 (mv_xor), 32-bit DMA,
- * soc/armada370/armada370.cue:81
+ * soc/armada370/armada370.cue:75
  */
 int boardc_mirabox_xor0_dma_setup(struct device *dev)
 {
@@ -123,7 +95,7 @@ int boardc_mirabox_xor0_dma_setup(struct device *dev)
 
 /*
  * xor1: /soc/internal-regs/xor@60900 (mv_xor), 32-bit DMA,
- * soc/armada370/armada370.cue:88
+ * soc/armada370/armada370.cue:75
  */
 int boardc_mirabox_xor1_dma_setup(struct device *dev)
 {
@@ -146,15 +118,13 @@ struct boardc_dma_width {
 };
 
 static const struct boardc_dma_width boardc_mirabox_dma_widths[] = {
-	/* cesa, soc/armada370/armada370.cue:96 */
+	/* cesa, soc/armada370/armada370.cue:97 */
 	{ .compatible = "marvell,armada-370-crypto", .dma_bits = 32, .coherent_bits = 32 },
-	/* eth0, eth1, soc/armada370/armada370.cue:53 */
+	/* eth0, eth1, soc/armada370/armada370.cue:56 */
 	{ .compatible = "marvell,armada-370-neta", .dma_bits = 32, .coherent_bits = 32 },
-	/* usb0, usb1, soc/armada370/armada370.cue:66 */
-	{ .compatible = "marvell,orion-ehci", .dma_bits = 32, .coherent_bits = 32 },
-	/* sdio, soc/armada370/armada370.cue:104 */
+	/* sdio, soc/armada370/armada370.cue:107 */
 	{ .compatible = "marvell,orion-sdio", .dma_bits = 32, .coherent_bits = 32 },
-	/* xor0, xor1, soc/armada370/armada370.cue:81 */
+	/* xor0, xor1, soc/armada370/armada370.cue:75 */
 	{ .compatible = "marvell,orion-xor", .dma_bits = 32, .coherent_bits = 32 },
 };
 

@@ -22,21 +22,17 @@ struct device;
  * allocation. Masters the board disables, and masters whose driver sets its own
  * masks, have none.
  */
-/* cesa: 32-bit DMA, soc/armada370/armada370.cue:96 */
+/* cesa: 32-bit DMA, soc/armada370/armada370.cue:97 */
 int boardc_mirabox_cesa_dma_setup(struct device *dev);
-/* eth0: 32-bit DMA, soc/armada370/armada370.cue:53 */
+/* eth0: 32-bit DMA, soc/armada370/armada370.cue:56 */
 int boardc_mirabox_eth0_dma_setup(struct device *dev);
-/* eth1: 32-bit DMA, soc/armada370/armada370.cue:53 */
+/* eth1: 32-bit DMA, soc/armada370/armada370.cue:56 */
 int boardc_mirabox_eth1_dma_setup(struct device *dev);
-/* sdio: 32-bit DMA, soc/armada370/armada370.cue:104 */
+/* sdio: 32-bit DMA, soc/armada370/armada370.cue:107 */
 int boardc_mirabox_sdio_dma_setup(struct device *dev);
-/* usb0: 32-bit DMA, soc/armada370/armada370.cue:66 */
-int boardc_mirabox_usb0_dma_setup(struct device *dev);
-/* usb1: 32-bit DMA, soc/armada370/armada370.cue:73 */
-int boardc_mirabox_usb1_dma_setup(struct device *dev);
-/* xor0: 32-bit DMA, soc/armada370/armada370.cue:81 */
+/* xor0: 32-bit DMA, soc/armada370/armada370.cue:75 */
 int boardc_mirabox_xor0_dma_setup(struct device *dev);
-/* xor1: 32-bit DMA, soc/armada370/armada370.cue:88 */
+/* xor1: 32-bit DMA, soc/armada370/armada370.cue:75 */
 int boardc_mirabox_xor1_dma_setup(struct device *dev);
 
 /*

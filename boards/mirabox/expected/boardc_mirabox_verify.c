@@ -40,42 +40,42 @@ struct boardc_verify_master {
 static const struct boardc_verify_master boardc_mirabox_verify_masters[] = {
 	/*
 	 * cesa: /soc/internal-regs/crypto@90000 (marvell-cesa), 32-bit DMA,
-	 * soc/armada370/armada370.cue:96
+	 * soc/armada370/armada370.cue:97
 	 */
 	{ "cesa", "/soc/internal-regs/crypto@90000", false, 32, 32 },
 	/*
 	 * eth0: /soc/internal-regs/ethernet@70000 (mvneta), 32-bit DMA,
-	 * soc/armada370/armada370.cue:53
+	 * soc/armada370/armada370.cue:56
 	 */
 	{ "eth0", "/soc/internal-regs/ethernet@70000", false, 32, 32 },
 	/*
 	 * eth1: /soc/internal-regs/ethernet@74000 (mvneta), 32-bit DMA,
-	 * soc/armada370/armada370.cue:53
+	 * soc/armada370/armada370.cue:56
 	 */
 	{ "eth1", "/soc/internal-regs/ethernet@74000", false, 32, 32 },
 	/*
 	 * sdio: /soc/internal-regs/mvsdio@d4000 (mvsdio), 32-bit DMA,
-	 * soc/armada370/armada370.cue:104
+	 * soc/armada370/armada370.cue:107
 	 */
 	{ "sdio", "/soc/internal-regs/mvsdio@d4000", false, 32, 32 },
 	/*
 	 * usb0: /soc/internal-regs/usb@50000 (orion-ehci), 32-bit DMA,
-	 * soc/armada370/armada370.cue:66
+	 * soc/armada370/armada370.cue:65
 	 */
 	{ "usb0", "/soc/internal-regs/usb@50000", false, 32, 32 },
 	/*
 	 * usb1: /soc/internal-regs/usb@51000 (orion-ehci), 32-bit DMA,
-	 * soc/armada370/armada370.cue:73
+	 * soc/armada370/armada370.cue:65
 	 */
 	{ "usb1", "/soc/internal-regs/usb@51000", false, 32, 32 },
 	/*
 	 * xor0: /soc/internal-regs/xor@60800 (mv_xor), 32-bit DMA,
-	 * soc/armada370/armada370.cue:81
+	 * soc/armada370/armada370.cue:75
 	 */
 	{ "xor0", "/soc/internal-regs/xor@60800", false, 32, 32 },
 	/*
 	 * xor1: /soc/internal-regs/xor@60900 (mv_xor), 32-bit DMA,
-	 * soc/armada370/armada370.cue:88
+	 * soc/armada370/armada370.cue:75
 	 */
 	{ "xor1", "/soc/internal-regs/xor@60900", false, 32, 32 },
 	{ }
