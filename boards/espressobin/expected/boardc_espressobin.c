@@ -39,7 +39,7 @@ int boardc_espressobin_crypto_dma_setup(struct device *dev)
 
 /*
  * eth0: /soc/bus@d0000000/ethernet@30000 (mvneta), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:74
+ * soc/armada37xx/armada37xx.cue:76
  */
 int boardc_espressobin_eth0_dma_setup(struct device *dev)
 {
@@ -52,78 +52,8 @@ int boardc_espressobin_eth0_dma_setup(struct device *dev)
 }
 
 /*
- * pcie0: /soc/pcie@d0070000 (advk-pcie), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:136
- */
-int boardc_espressobin_pcie0_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * sata: /soc/bus@d0000000/sata@e0000 (ahci), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:128
- */
-int boardc_espressobin_sata_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * sdhci1: /soc/bus@d0000000/mmc@d0000 (xenon-sdhci), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:120
- */
-int boardc_espressobin_sdhci1_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * usb2: /soc/bus@d0000000/usb@5e000 (orion-ehci), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:96
- */
-int boardc_espressobin_usb2_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * usb3: /soc/bus@d0000000/usb@58000 (xhci-hcd), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:89
- */
-int boardc_espressobin_usb3_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (err)
-		dev_err(dev, "no suitable DMA: 32-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
  * xor: /soc/bus@d0000000/xor@60900 (mv_xor), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:104
+ * soc/armada37xx/armada37xx.cue:119
  */
 int boardc_espressobin_xor_dma_setup(struct device *dev)
 {
@@ -146,28 +76,14 @@ struct boardc_dma_width {
 };
 
 static const struct boardc_dma_width boardc_espressobin_dma_widths[] = {
-	/* usb3, soc/armada37xx/armada37xx.cue:89 */
-	{ .compatible = "generic-xhci", .dma_bits = 32, .coherent_bits = 32 },
 	/* crypto, soc/armada37xx/armada37xx.cue:58 */
 	{ .compatible = "inside-secure,safexcel-eip97ies", .dma_bits = 64, .coherent_bits = 64 },
-	/* sata, soc/armada37xx/armada37xx.cue:128 */
-	{ .compatible = "marvell,armada-3700-ahci", .dma_bits = 32, .coherent_bits = 32 },
 	/* crypto, soc/armada37xx/armada37xx.cue:58 */
 	{ .compatible = "marvell,armada-3700-crypto", .dma_bits = 64, .coherent_bits = 64 },
-	/* usb2, soc/armada37xx/armada37xx.cue:96 */
-	{ .compatible = "marvell,armada-3700-ehci", .dma_bits = 32, .coherent_bits = 32 },
-	/* eth0, soc/armada37xx/armada37xx.cue:74 */
+	/* eth0, soc/armada37xx/armada37xx.cue:76 */
 	{ .compatible = "marvell,armada-3700-neta", .dma_bits = 32, .coherent_bits = 32 },
-	/* pcie0, soc/armada37xx/armada37xx.cue:136 */
-	{ .compatible = "marvell,armada-3700-pcie", .dma_bits = 32, .coherent_bits = 32 },
-	/* sdhci1, soc/armada37xx/armada37xx.cue:120 */
-	{ .compatible = "marvell,armada-3700-sdhci", .dma_bits = 32, .coherent_bits = 32 },
-	/* xor, soc/armada37xx/armada37xx.cue:104 */
+	/* xor, soc/armada37xx/armada37xx.cue:119 */
 	{ .compatible = "marvell,armada-3700-xor", .dma_bits = 32, .coherent_bits = 32 },
-	/* usb3, soc/armada37xx/armada37xx.cue:89 */
-	{ .compatible = "marvell,armada3700-xhci", .dma_bits = 32, .coherent_bits = 32 },
-	/* sdhci1, soc/armada37xx/armada37xx.cue:120 */
-	{ .compatible = "marvell,sdhci-xenon", .dma_bits = 32, .coherent_bits = 32 },
 };
 
 unsigned int boardc_espressobin_dma_bits(const char *compatible)

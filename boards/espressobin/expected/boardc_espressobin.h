@@ -24,19 +24,9 @@ struct device;
  */
 /* crypto: 64-bit DMA, soc/armada37xx/armada37xx.cue:58 */
 int boardc_espressobin_crypto_dma_setup(struct device *dev);
-/* eth0: 32-bit DMA, soc/armada37xx/armada37xx.cue:74 */
+/* eth0: 32-bit DMA, soc/armada37xx/armada37xx.cue:76 */
 int boardc_espressobin_eth0_dma_setup(struct device *dev);
-/* pcie0: 32-bit DMA, soc/armada37xx/armada37xx.cue:136 */
-int boardc_espressobin_pcie0_dma_setup(struct device *dev);
-/* sata: 32-bit DMA, soc/armada37xx/armada37xx.cue:128 */
-int boardc_espressobin_sata_dma_setup(struct device *dev);
-/* sdhci1: 32-bit DMA, soc/armada37xx/armada37xx.cue:120 */
-int boardc_espressobin_sdhci1_dma_setup(struct device *dev);
-/* usb2: 32-bit DMA, soc/armada37xx/armada37xx.cue:96 */
-int boardc_espressobin_usb2_dma_setup(struct device *dev);
-/* usb3: 32-bit DMA, soc/armada37xx/armada37xx.cue:89 */
-int boardc_espressobin_usb3_dma_setup(struct device *dev);
-/* xor: 32-bit DMA, soc/armada37xx/armada37xx.cue:104 */
+/* xor: 32-bit DMA, soc/armada37xx/armada37xx.cue:119 */
 int boardc_espressobin_xor_dma_setup(struct device *dev);
 
 /*
