@@ -22,11 +22,11 @@ board espressobin
 cluster 0-1
 master crypto /soc/bus@d0000000/crypto@90000 coherent 64 64 boardc
 master eth0 /soc/bus@d0000000/ethernet@30000 noncoherent 32 32 boardc
-master pcie0 /soc/pcie@d0070000 noncoherent 32 32 boardc
-master sata /soc/bus@d0000000/sata@e0000 noncoherent 32 32 boardc
-master sdhci1 /soc/bus@d0000000/mmc@d0000 noncoherent 32 32 boardc
-master usb2 /soc/bus@d0000000/usb@5e000 noncoherent 32 32 boardc
-master usb3 /soc/bus@d0000000/usb@58000 noncoherent 32 32 boardc
+master pcie0 /soc/pcie@d0070000 noncoherent 32 32 driver
+master sata /soc/bus@d0000000/sata@e0000 noncoherent 32 32 driver
+master sdhci1 /soc/bus@d0000000/mmc@d0000 noncoherent 32 32 driver
+master usb2 /soc/bus@d0000000/usb@5e000 noncoherent 32 32 driver
+master usb3 /soc/bus@d0000000/usb@58000 noncoherent 32 32 driver
 master xor /soc/bus@d0000000/xor@60900 noncoherent 32 32 boardc
 irq d0090000.crypto 0-1
 rps eth0 0 3
