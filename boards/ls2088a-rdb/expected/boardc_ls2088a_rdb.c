@@ -24,94 +24,6 @@
  * (Documentation/core-api/dma-api-howto.rst).
  */
 
-/* crypto: /soc/crypto@8000000 (caam), 48-bit DMA, soc/ls2088a/ls2088a.cue:83 */
-int boardc_ls2088a_rdb_crypto_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * fsl_mc: /soc/fsl-mc@80c000000 (fsl_mc_bus), 48-bit DMA,
- * soc/ls2088a/ls2088a.cue:72
- */
-int boardc_ls2088a_rdb_fsl_mc_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
- * soc/ls2088a/ls2088a.cue:101
- */
-int boardc_ls2088a_rdb_sata0_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
- * soc/ls2088a/ls2088a.cue:101
- */
-int boardc_ls2088a_rdb_sata1_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
- * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA, soc/ls2088a/ls2088a.cue:92
- */
-int boardc_ls2088a_rdb_smmu_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
-	if (err)
-		dev_err(dev, "no suitable DMA: 48-bit mask refused: %d\n", err);
-	return err;
-}
-
-/* usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA, soc/ls2088a/ls2088a.cue:125 */
-int boardc_ls2088a_rdb_usb0_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(40));
-	if (err)
-		dev_err(dev, "no suitable DMA: 40-bit mask refused: %d\n", err);
-	return err;
-}
-
-/* usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA, soc/ls2088a/ls2088a.cue:125 */
-int boardc_ls2088a_rdb_usb1_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(40));
-	if (err)
-		dev_err(dev, "no suitable DMA: 40-bit mask refused: %d\n", err);
-	return err;
-}
-
 /*
  * DMA width by compatible string. A compatible shared by masters of different
  * widths gets the narrowest: a narrower mask is always safe.
@@ -122,56 +34,19 @@ struct boardc_dma_width {
 	unsigned int coherent_bits;
 };
 
-static const struct boardc_dma_width boardc_ls2088a_rdb_dma_widths[] = {
-	/* smmu, soc/ls2088a/ls2088a.cue:92 */
-	{ .compatible = "arm,mmu-500", .dma_bits = 48, .coherent_bits = 48 },
-	/* sata0, sata1, soc/ls2088a/ls2088a.cue:101 */
-	{ .compatible = "fsl,ls2080a-ahci", .dma_bits = 48, .coherent_bits = 48 },
-	/* fsl_mc, soc/ls2088a/ls2088a.cue:72 */
-	{ .compatible = "fsl,qoriq-mc", .dma_bits = 48, .coherent_bits = 48 },
-	/* crypto, soc/ls2088a/ls2088a.cue:83 */
-	{ .compatible = "fsl,sec-v4.0", .dma_bits = 48, .coherent_bits = 48 },
-	/* crypto, soc/ls2088a/ls2088a.cue:83 */
-	{ .compatible = "fsl,sec-v5.0", .dma_bits = 48, .coherent_bits = 48 },
-	/* usb0, usb1, soc/ls2088a/ls2088a.cue:125 */
-	{ .compatible = "snps,dwc3", .dma_bits = 40, .coherent_bits = 40 },
-};
-
 unsigned int boardc_ls2088a_rdb_dma_bits(const char *compatible)
 {
-	unsigned int i;
-
-	if (!compatible)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(boardc_ls2088a_rdb_dma_widths); i++)
-		if (!strcmp(boardc_ls2088a_rdb_dma_widths[i].compatible, compatible))
-			return boardc_ls2088a_rdb_dma_widths[i].dma_bits;
 	return 0;
 }
 
 int boardc_ls2088a_rdb_dma_setup_compatible(struct device *dev,
 					    const char *compatible)
 {
-	const struct boardc_dma_width *e = boardc_ls2088a_rdb_dma_widths;
-	const struct boardc_dma_width *end = e + ARRAY_SIZE(boardc_ls2088a_rdb_dma_widths);
-	int err;
-
-	for (; compatible && e < end; e++) {
-		if (strcmp(e->compatible, compatible))
-			continue;
-		err = dma_set_mask(dev, DMA_BIT_MASK(e->dma_bits));
-		if (!err)
-			err = dma_set_coherent_mask(dev, DMA_BIT_MASK(e->coherent_bits));
-		if (err)
-			dev_err(dev, "no suitable DMA: %u-bit streaming or %u-bit coherent mask refused: %d\n",
-				e->dma_bits, e->coherent_bits, err);
-		return err;
-	}
 	dev_err(dev, "no DMA width described for %s\n", compatible);
 	return -ENODEV;
 }
 
-/* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:131. */
+/* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:171. */
 static const int boardc_ls2088a_rdb_channel_cpus[8] = {
 	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:38 */
 	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:38 */
@@ -201,7 +76,7 @@ struct dpaa2_io *boardc_ls2088a_rdb_channel_io(unsigned int ch)
 /*
  * DPIO -> CPU and stash destination 0 + cpu / 2
  * (drivers/soc/fsl/dpio/dpio-driver.c: dpaa2_dpio_get_cluster_sdest();
- * soc/ls2088a/ls2088a.cue:134), -ERANGE where none fits the u8 sdest.
+ * soc/ls2088a/ls2088a.cue:174), -ERANGE where none fits the u8 sdest.
  */
 struct boardc_dpio {
 	unsigned int id;

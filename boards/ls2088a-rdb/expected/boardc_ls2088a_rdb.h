@@ -23,20 +23,6 @@ struct dpaa2_io;
  * allocation. Masters the board disables, and masters whose driver sets its own
  * masks, have none.
  */
-/* crypto: 48-bit DMA, soc/ls2088a/ls2088a.cue:83 */
-int boardc_ls2088a_rdb_crypto_dma_setup(struct device *dev);
-/* fsl_mc: 48-bit DMA, soc/ls2088a/ls2088a.cue:72 */
-int boardc_ls2088a_rdb_fsl_mc_dma_setup(struct device *dev);
-/* sata0: 48-bit DMA, soc/ls2088a/ls2088a.cue:101 */
-int boardc_ls2088a_rdb_sata0_dma_setup(struct device *dev);
-/* sata1: 48-bit DMA, soc/ls2088a/ls2088a.cue:101 */
-int boardc_ls2088a_rdb_sata1_dma_setup(struct device *dev);
-/* smmu: 48-bit DMA, soc/ls2088a/ls2088a.cue:92 */
-int boardc_ls2088a_rdb_smmu_dma_setup(struct device *dev);
-/* usb0: 40-bit DMA, soc/ls2088a/ls2088a.cue:125 */
-int boardc_ls2088a_rdb_usb0_dma_setup(struct device *dev);
-/* usb1: 40-bit DMA, soc/ls2088a/ls2088a.cue:125 */
-int boardc_ls2088a_rdb_usb1_dma_setup(struct device *dev);
 
 /*
  * For drivers that probe several variants: boardc_ls2088a_rdb_dma_bits()
@@ -49,7 +35,7 @@ int boardc_ls2088a_rdb_dma_setup_compatible(struct device *dev,
 					    const char *compatible);
 
 /*
- * DPAA2 DPIO affinity, soc/ls2088a/ls2088a.cue:131. A DPAA2 driver must use the
+ * DPAA2 DPIO affinity, soc/ls2088a/ls2088a.cue:171. A DPAA2 driver must use the
  * DPIO portal of the CPU it runs on, dpaa2_io_service_select(cpu)
  * (include/soc/fsl/dpaa2-io.h). Channel ch is served by the ch-th DPIO of the
  * description, in DPIO ID order.
@@ -70,7 +56,7 @@ struct dpaa2_io *boardc_ls2088a_rdb_channel_io(unsigned int ch);
 /*
  * Stash destination of DPIO dpio.<id>: 0 + cpu / 2
  * (drivers/soc/fsl/dpio/dpio-driver.c: dpaa2_dpio_get_cluster_sdest();
- * soc/ls2088a/ls2088a.cue:134). boardc_ls2088a_rdb_dpio_cpu() returns the CPU
+ * soc/ls2088a/ls2088a.cue:174). boardc_ls2088a_rdb_dpio_cpu() returns the CPU
  * the description gives the DPIO. Both return -ENOENT for a DPIO the board does
  * not describe; boardc_ls2088a_rdb_dpio_sdest() returns -ERANGE for one whose
  * destination does not fit the u8 sdest.
