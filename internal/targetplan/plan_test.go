@@ -20,7 +20,7 @@ func TestPlanEspressobin(t *testing.T) {
 	want := `# target plan of board espressobin, from its description
 board espressobin
 cluster 0-1
-master crypto /soc/bus@d0000000/crypto@90000 coherent 64 64 boardc
+master crypto /soc/bus@d0000000/crypto@90000 coherent 64 64 driver
 master eth0 /soc/bus@d0000000/ethernet@30000 noncoherent 32 32 boardc
 master pcie0 /soc/pcie@d0070000 noncoherent 32 32 driver
 master sata /soc/bus@d0000000/sata@e0000 noncoherent 32 32 driver

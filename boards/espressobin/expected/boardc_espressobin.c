@@ -24,22 +24,8 @@
  */
 
 /*
- * crypto: /soc/bus@d0000000/crypto@90000 (crypto-safexcel), 64-bit DMA,
- * soc/armada37xx/armada37xx.cue:58
- */
-int boardc_espressobin_crypto_dma_setup(struct device *dev)
-{
-	int err;
-
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (err)
-		dev_err(dev, "no suitable DMA: 64-bit mask refused: %d\n", err);
-	return err;
-}
-
-/*
  * eth0: /soc/bus@d0000000/ethernet@30000 (mvneta), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:76
+ * soc/armada37xx/armada37xx.cue:77
  */
 int boardc_espressobin_eth0_dma_setup(struct device *dev)
 {
@@ -53,7 +39,7 @@ int boardc_espressobin_eth0_dma_setup(struct device *dev)
 
 /*
  * xor: /soc/bus@d0000000/xor@60900 (mv_xor), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:119
+ * soc/armada37xx/armada37xx.cue:120
  */
 int boardc_espressobin_xor_dma_setup(struct device *dev)
 {
@@ -76,13 +62,9 @@ struct boardc_dma_width {
 };
 
 static const struct boardc_dma_width boardc_espressobin_dma_widths[] = {
-	/* crypto, soc/armada37xx/armada37xx.cue:58 */
-	{ .compatible = "inside-secure,safexcel-eip97ies", .dma_bits = 64, .coherent_bits = 64 },
-	/* crypto, soc/armada37xx/armada37xx.cue:58 */
-	{ .compatible = "marvell,armada-3700-crypto", .dma_bits = 64, .coherent_bits = 64 },
-	/* eth0, soc/armada37xx/armada37xx.cue:76 */
+	/* eth0, soc/armada37xx/armada37xx.cue:77 */
 	{ .compatible = "marvell,armada-3700-neta", .dma_bits = 32, .coherent_bits = 32 },
-	/* xor, soc/armada37xx/armada37xx.cue:119 */
+	/* xor, soc/armada37xx/armada37xx.cue:120 */
 	{ .compatible = "marvell,armada-3700-xor", .dma_bits = 32, .coherent_bits = 32 },
 };
 

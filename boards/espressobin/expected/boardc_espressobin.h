@@ -22,11 +22,9 @@ struct device;
  * allocation. Masters the board disables, and masters whose driver sets its own
  * masks, have none.
  */
-/* crypto: 64-bit DMA, soc/armada37xx/armada37xx.cue:58 */
-int boardc_espressobin_crypto_dma_setup(struct device *dev);
-/* eth0: 32-bit DMA, soc/armada37xx/armada37xx.cue:76 */
+/* eth0: 32-bit DMA, soc/armada37xx/armada37xx.cue:77 */
 int boardc_espressobin_eth0_dma_setup(struct device *dev);
-/* xor: 32-bit DMA, soc/armada37xx/armada37xx.cue:119 */
+/* xor: 32-bit DMA, soc/armada37xx/armada37xx.cue:120 */
 int boardc_espressobin_xor_dma_setup(struct device *dev);
 
 /*
