@@ -23,22 +23,6 @@ import (
 	"boardc.dev/boardc/schema"
 )
 
-// compileBoard compiles the board at dir and fails on any error.
-func compileBoard(t *testing.T, dir string) *compiler.Result {
-	t.Helper()
-	c, err := compiler.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := c.Compile(dir, compiler.Options{})
-	if r.Diagnostics.HasErrors() {
-		var b strings.Builder
-		_ = r.Diagnostics.WriteText(&b)
-		t.Fatalf("%s does not compile:\n%s", dir, b.String())
-	}
-	return r
-}
-
 // manifestOf returns the raw manifest.json of r and its decoded content.
 func manifestOf(t *testing.T, r *compiler.Result) ([]byte, compiler.Manifest) {
 	t.Helper()
@@ -62,7 +46,7 @@ func manifestOf(t *testing.T, r *compiler.Result) ([]byte, compiler.Manifest) {
 // that ran, the schema version, and the inputs relative to the CUE module
 // root.
 func TestManifest(t *testing.T) {
-	r := compileBoard(t, filepath.Join("..", "boards", "espressobin"))
+	r := intree.Compile(t, filepath.Join("..", "boards", "espressobin"))
 	data, m := manifestOf(t, r)
 
 	want := map[string]string{}
@@ -116,8 +100,8 @@ func TestManifestCheckoutIndependent(t *testing.T) {
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := manifestOf(t, compileBoard(t, filepath.Join(src, "espressobin")))
-	b, _ := manifestOf(t, compileBoard(t, filepath.Join(dst, "espressobin")))
+	a, _ := manifestOf(t, intree.Compile(t, filepath.Join(src, "espressobin")))
+	b, _ := manifestOf(t, intree.Compile(t, filepath.Join(dst, "espressobin")))
 	if diff := cmp.Diff(string(a), string(b)); diff != "" {
 		t.Errorf("manifest depends on the checkout location (-here +elsewhere):\n%s", diff)
 	}

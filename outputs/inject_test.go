@@ -14,6 +14,7 @@ import (
 
 	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/internal/fdt"
+	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/testtool"
 	"boardc.dev/boardc/outputs"
 )
@@ -65,20 +66,11 @@ func board(t *testing.T, model string) string {
 	return dir
 }
 
-// build compiles the board at dir, which must have no error: the schema
-// accepts its model.
+// build compiles the board at dir, which must have no error (the schema
+// accepts its model), and returns its files by path.
 func build(t *testing.T, dir string) map[string]outputs.File {
 	t.Helper()
-	c, err := compiler.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := c.Compile(dir, compiler.Options{})
-	if r.Diagnostics.HasErrors() {
-		var b strings.Builder
-		_ = r.Diagnostics.WriteText(&b)
-		t.Fatalf("the description does not compile:\n%s", b.String())
-	}
+	r := intree.Compile(t, dir)
 	files := map[string]outputs.File{}
 	for _, f := range r.Files {
 		files[f.Path] = f
