@@ -4,25 +4,29 @@
 #
 ################################################################################
 
-BOARDC_VERSION = 0.1.0
-# Set to where your boardc sources live, e.g. a git server:
-#   BOARDC_SITE = https://example.com/boardc.git
-#   BOARDC_SITE_METHOD = git
-BOARDC_SITE = $(call github,boardc,boardc,v$(BOARDC_VERSION))
-# Set to the licence of the boardc sources you build.
-BOARDC_LICENSE = PROPRIETARY
+# The version and the repository come from the configuration, like a
+# kernel from a custom git tree: boardc has no release tarball to pin a
+# hash for, so only the licence file is checked against boardc.hash.
+BOARDC_VERSION = $(call qstrip,$(BR2_PACKAGE_HOST_BOARDC_VERSION))
+BOARDC_SITE = $(call qstrip,$(BR2_PACKAGE_HOST_BOARDC_REPO_URL))
+BOARDC_SITE_METHOD = git
+BOARDC_LICENSE = Apache-2.0
+BOARDC_LICENSE_FILES = LICENSE
+BR_NO_CHECK_HASH_FOR += $(HOST_BOARDC_SOURCE)
 
-BOARDC_GOMOD = boardc.dev/boardc
+# go.mod's module path: without it, pkg-golang.mk would infer one from
+# the site and build a package that does not exist.
+HOST_BOARDC_GOMOD = boardc.dev/boardc
+# Installs $(HOST_DIR)/bin/boardc, named after the build target.
 HOST_BOARDC_BUILD_TARGETS = cmd/boardc
-HOST_BOARDC_INSTALL_BINS = boardc
+
+ifeq ($(BR2_PACKAGE_HOST_BOARDC)$(BR_BUILDING),yy)
+ifeq ($(BOARDC_VERSION),)
+$(error BR2_PACKAGE_HOST_BOARDC_VERSION is empty: set it to the boardc tag or commit to build)
+endif
+ifeq ($(BOARDC_SITE),)
+$(error BR2_PACKAGE_HOST_BOARDC_REPO_URL is empty: set it to boardc's git repository)
+endif
+endif
 
 $(eval $(host-golang-package))
-
-# BOARDC_BUILD(board-dir,out-dir): check the board description in
-# board-dir and write its outputs to out-dir/<board>/, for use in the
-# hooks of other packages (see board/espressobin/ in boardc's
-# integrations/buildroot). boardc exits 1 and writes nothing when the
-# description has errors, which fails the build.
-define BOARDC_BUILD
-	$(HOST_DIR)/bin/boardc build --werror -q -o $(2) $(1)
-endef

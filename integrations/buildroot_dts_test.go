@@ -1,0 +1,157 @@
+package integrations
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boardc.dev/boardc/internal/fdt"
+	"boardc.dev/boardc/internal/testtool"
+)
+
+// espressobinDTS are the ESPRESSObin device trees of Linux
+// (arch/arm64/boot/dts/marvell/, v7.1): each includes
+// armada-3720-espressobin.dtsi.
+var espressobinDTS = []string{
+	"marvell/armada-3720-espressobin",
+	"marvell/armada-3720-espressobin-emmc",
+	"marvell/armada-3720-espressobin-v7",
+	"marvell/armada-3720-espressobin-v7-emmc",
+	"marvell/armada-3720-espressobin-ultra",
+}
+
+// TestBuildrootDTSInclude runs the kernel extension's script on a kernel
+// tree with every ESPRESSObin device tree: each must end by including
+// the board's fragment, once however often the hook runs, and the
+// fragment beside them must be boardc's .dtsi.
+func TestBuildrootDTSInclude(t *testing.T) {
+	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-dts")
+	out, name := boardOutput(t, "espressobin")
+	kernel := t.TempDir()
+	dts := filepath.Join(kernel, "arch", "arm64", "boot", "dts")
+	for _, d := range espressobinDTS {
+		p := filepath.Join(dts, d+".dts")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("/dts-v1/;\n#include \"armada-3720-espressobin.dtsi\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		for _, d := range espressobinDTS {
+			run(t, ".", nil, script, out, filepath.Join(dts, d+".dts"))
+		}
+	}
+	for _, d := range espressobinDTS {
+		got := readFile(t, filepath.Join(dts, d+".dts"))
+		want := "/dts-v1/;\n#include \"armada-3720-espressobin.dtsi\"\n\n#include \"boardc-" + name + ".dtsi\"\n"
+		if got != want {
+			t.Errorf("%s.dts after the hook ran twice:\n%s\nwant:\n%s", d, got, want)
+		}
+	}
+	frag := readFile(t, filepath.Join(dts, "marvell", "boardc-"+name+".dtsi"))
+	if frag != readFile(t, filepath.Join(out, name, name+".dtsi")) {
+		t.Error("the fragment in the kernel tree is not boardc's .dtsi")
+	}
+
+	cmd := exec.Command(script, out, filepath.Join(dts, "marvell", "armada-3720-missing.dts"))
+	msg, err := cmd.CombinedOutput()
+	want := "boardc-tune: " + filepath.Join(dts, "marvell", "armada-3720-missing.dts") + ": no such device tree in the kernel\n"
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || string(msg) != want {
+		t.Errorf("missing device tree: %v %q, want exit 1 and %q", err, msg, want)
+	}
+}
+
+// TestBuildrootDTSCompiles runs the hook on the upstream device tree of
+// every in-tree board that names one, in a copy of its upstream
+// directory, and builds it the way kbuild does: the properties the
+// fragment sets must be in the DTB.
+func TestBuildrootDTSCompiles(t *testing.T) {
+	shared := testtool.SharedDir(root)
+	if shared == "" {
+		t.Skip("../shared/upstream-dts not present (set BOARDC_SHARED to its parent)")
+	}
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	testtool.Look(t, "cpp", "cpp")
+	if h, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings"); len(h) == 0 {
+		testtool.Missing(t, "no dt-bindings headers in /usr/src/linux-headers-*-common", "linux-headers-amd64")
+	}
+	up := filepath.Join(shared, "upstream-dts")
+	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-dts")
+	for _, dir := range inTreeBoards(t) {
+		t.Run(dir, func(t *testing.T) {
+			out, name := boardOutput(t, dir)
+			board := compiledBoard(t, dir)
+			if board.DTS == "" {
+				t.Skipf("%s names no upstream .dts", name)
+			}
+			src := filepath.Join(up, board.DTS)
+			rel := strings.TrimPrefix(board.DTS, "arch/")
+			kdir := filepath.Join(t.TempDir(), filepath.Dir(rel))
+			copyFiles(t, filepath.Dir(src), kdir)
+			hooked := filepath.Join(kdir, filepath.Base(src))
+			run(t, ".", nil, script, out, hooked)
+
+			comp := filepath.Join(t.TempDir(), "composed.dts")
+			if err := os.WriteFile(comp, []byte("#include \""+src+"\"\n#include \""+filepath.Join(out, name, name+".dtsi")+"\"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, want := compileDTB(t, up, hooked), compileDTB(t, up, comp)
+			if !bytes.Equal(got, want) {
+				t.Errorf("the hooked %s does not build the DTB of the upstream tree with the fragment included at its end", board.DTS)
+			}
+			// The control: on the ESPRESSObin the fragment adds the
+			// EIP97's dma-coherent, so the unhooked tree must differ.
+			if name == "espressobin" {
+				base, err := fdt.Parse(compileDTB(t, up, src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tree, err := fdt.Parse(got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cmp.Equal(base.WithProperty("dma-coherent"), tree.WithProperty("dma-coherent")) {
+					t.Error("the hooked ESPRESSObin tree has the upstream dma-coherent nodes: the fragment did not take")
+				}
+			}
+		})
+	}
+}
+
+// compileDTB builds dts with the shared compile.sh and returns the DTB.
+func compileDTB(t *testing.T, up, dts string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out.dtb")
+	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
+	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
+	}
+	return []byte(readFile(t, out))
+}
+
+// copyFiles copies the regular files of src into dst.
+func copyFiles(t *testing.T, src, dst string) {
+	t.Helper()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			if err := os.WriteFile(filepath.Join(dst, e.Name()), []byte(readFile(t, filepath.Join(src, e.Name()))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

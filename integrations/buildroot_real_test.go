@@ -1,0 +1,254 @@
+package integrations
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/internal/testtool"
+)
+
+// buildroot returns the Buildroot source tree named by BOARDC_BUILDROOT,
+// skipping the test when it is not set: a Buildroot tree cannot be
+// fetched where the suite runs without network (CI).
+func buildroot(t *testing.T) string {
+	t.Helper()
+	br := os.Getenv("BOARDC_BUILDROOT")
+	if br == "" {
+		t.Skip("BOARDC_BUILDROOT is not set: set it to a Buildroot source tree " +
+			"(git clone https://gitlab.com/buildroot.org/buildroot.git) to run the br2-external tree through it")
+	}
+	if _, err := os.Stat(filepath.Join(br, "package", "pkg-golang.mk")); err != nil {
+		t.Fatalf("BOARDC_BUILDROOT=%s is not a Buildroot source tree: %v", br, err)
+	}
+	testtool.Look(t, "make", "make")
+	testtool.Look(t, "gcc", "gcc")
+	return br
+}
+
+// brConfigure writes a configuration: Buildroot's defconfig, then the
+// lines of extra, completed by olddefconfig. It returns the output
+// directory.
+func brConfigure(t *testing.T, br, defconfig string, extra ...string) string {
+	t.Helper()
+	ext, err := filepath.Abs(brTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := t.TempDir()
+	env := []string{"BR2_EXTERNAL=" + ext}
+	run(t, br, env, "make", "-s", "O="+o, defconfig)
+	f, err := os.OpenFile(filepath.Join(o, ".config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(strings.Join(extra, "\n") + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	run(t, br, env, "make", "-s", "O="+o, "olddefconfig")
+	return o
+}
+
+// printvars returns the values Buildroot computes for the variables.
+func printvars(t *testing.T, br, o string, vars ...string) map[string]string {
+	t.Helper()
+	out := run(t, br, nil, "make", "-s", "O="+o, "printvars", "QUOTED_VARS=1", "VARS="+strings.Join(vars, " "))
+	got := map[string]string{}
+	for _, m := range quotedVar.FindAllStringSubmatch(out, -1) {
+		got[m[1]] = strings.TrimSpace(strings.ReplaceAll(m[2], `'\''`, "'"))
+	}
+	return got
+}
+
+// quotedVar matches one NAME='value' of printvars QUOTED_VARS=1; a value
+// may span lines, and quotes in it are written '\”.
+var quotedVar = regexp.MustCompile(`(?ms)^([A-Z0-9_]+)='((?:[^']|'\\''|)*?)'$`)
+
+// TestBuildrootParses configures Buildroot's ESPRESSObin defconfig (BusyBox
+// init) with the external tree's packages and kernel extension, and
+// checks what Buildroot makes of them: the host package builds go.mod's
+// module with its Go modules vendored at download, installs boardc,
+// checks the licence against the .hash; boardc-tune compiles the board
+// configured and installs with both init systems; the kernel extension
+// makes the kernel wait for boardc-tune and includes the fragment in
+// every ESPRESSObin device tree the defconfig builds.
+func TestBuildrootParses(t *testing.T) {
+	br := buildroot(t)
+	const rev = "0123456789abcdef0123456789abcdef01234567"
+	o := brConfigure(t, br, "globalscale_espressobin_defconfig",
+		"BR2_PACKAGE_HOST_BOARDC=y",
+		`BR2_PACKAGE_HOST_BOARDC_VERSION="`+rev+`"`,
+		"BR2_PACKAGE_BOARDC_TUNE=y",
+		`BR2_PACKAGE_BOARDC_TUNE_BOARD="espressobin"`,
+		"BR2_LINUX_KERNEL_EXT_BOARDC_TUNE=y",
+	)
+	cfg := readFile(t, filepath.Join(o, ".config"))
+	for _, want := range []string{
+		"BR2_INIT_BUSYBOX=y", "BR2_PACKAGE_HOST_BOARDC=y", "BR2_PACKAGE_BOARDC_TUNE=y",
+		"BR2_LINUX_KERNEL_EXT_BOARDC_TUNE=y",
+	} {
+		if !strings.Contains(cfg, "\n"+want+"\n") {
+			t.Errorf(".config lacks %s", want)
+		}
+	}
+	v := printvars(t, br, o,
+		"HOST_BOARDC_GOMOD", "HOST_BOARDC_INSTALL_BINS", "HOST_BOARDC_DOWNLOAD_POST_PROCESS",
+		"HOST_BOARDC_SITE_METHOD", "HOST_BOARDC_VERSION", "HOST_BOARDC_LICENSE_FILES",
+		"HOST_BOARDC_HASH_FILES", "HOST_BOARDC_SITE",
+		"BOARDC_TUNE_BUILD_CMDS", "BOARDC_TUNE_INSTALL_INIT_SYSV", "BOARDC_TUNE_INSTALL_INIT_SYSTEMD",
+		"BOARDC_TUNE_INSTALL_TARGET_CMDS", "BOARDC_TUNE_FINAL_DEPENDENCIES", "BOARDC_TUNE_SITE",
+		"LINUX_FINAL_PATCH_DEPENDENCIES", "LINUX_POST_PATCH_HOOKS", "BOARDC_TUNE_INCLUDE_DTSI")
+	ext, _ := filepath.Abs(brTree)
+	top, _ := filepath.Abs(root)
+	for k, want := range map[string]string{
+		"HOST_BOARDC_GOMOD":                 goModule(t),
+		"HOST_BOARDC_INSTALL_BINS":          "boardc",
+		"HOST_BOARDC_DOWNLOAD_POST_PROCESS": "go",
+		"HOST_BOARDC_SITE_METHOD":           "git",
+		"HOST_BOARDC_VERSION":               rev,
+		"HOST_BOARDC_LICENSE_FILES":         "LICENSE",
+		"HOST_BOARDC_HASH_FILES":            filepath.Join(ext, "package", "boardc", "boardc.hash"),
+		"LINUX_FINAL_PATCH_DEPENDENCIES":    "boardc-tune",
+	} {
+		if v[k] != want {
+			t.Errorf("%s = %q, want %q", k, v[k], want)
+		}
+	}
+	if filepath.Clean(v["HOST_BOARDC_SITE"]) != top {
+		t.Errorf("HOST_BOARDC_SITE = %q, want the checkout %s", v["HOST_BOARDC_SITE"], top)
+	}
+	if filepath.Clean(v["BOARDC_TUNE_SITE"]) != filepath.Join(top, "boards") {
+		t.Errorf("BOARDC_TUNE_SITE = %q, want %s", v["BOARDC_TUNE_SITE"], filepath.Join(top, "boards"))
+	}
+	for k, want := range map[string]string{
+		"BOARDC_TUNE_BUILD_CMDS":           "boardc build --werror -q -o " + filepath.Join(o, "build", "boardc-tune-custom", "boardc-out") + " ./espressobin",
+		"BOARDC_TUNE_INSTALL_TARGET_CMDS":  "boardc-tune-install " + filepath.Join(o, "build", "boardc-tune-custom", "boardc-out") + " " + filepath.Join(o, "target") + " files",
+		"BOARDC_TUNE_INSTALL_INIT_SYSV":    " " + filepath.Join(o, "target") + " sysv",
+		"BOARDC_TUNE_INSTALL_INIT_SYSTEMD": " " + filepath.Join(o, "target") + " systemd",
+		"BOARDC_TUNE_FINAL_DEPENDENCIES":   "host-boardc host-jq",
+		"LINUX_POST_PATCH_HOOKS":           "BOARDC_TUNE_INCLUDE_DTSI",
+	} {
+		if !strings.Contains(v[k], want) {
+			t.Errorf("%s = %q, want it to contain %q", k, v[k], want)
+		}
+	}
+	for _, d := range espressobinDTS {
+		want := filepath.Join(o, "build", "linux-") // the version is the defconfig's
+		dts := "/arch/arm64/boot/dts/" + d + ".dts"
+		if !strings.Contains(v["BOARDC_TUNE_INCLUDE_DTSI"], dts) || !strings.Contains(v["BOARDC_TUNE_INCLUDE_DTSI"], want) {
+			t.Errorf("BOARDC_TUNE_INCLUDE_DTSI does not include the fragment in %s:\n%s", d, v["BOARDC_TUNE_INCLUDE_DTSI"])
+		}
+	}
+}
+
+// TestBuildrootOtherBoard configures QEMU's aarch64 virt defconfig with
+// boards/qemu-virt and systemd: nothing of the ESPRESSObin remains, and
+// without device trees the kernel extension cannot be chosen.
+func TestBuildrootOtherBoard(t *testing.T) {
+	br := buildroot(t)
+	o := brConfigure(t, br, "qemu_aarch64_virt_defconfig",
+		"BR2_PACKAGE_HOST_BOARDC=y",
+		`BR2_PACKAGE_HOST_BOARDC_VERSION="v0.1.0"`,
+		"BR2_PACKAGE_BOARDC_TUNE=y",
+		`BR2_PACKAGE_BOARDC_TUNE_BOARD="qemu-virt"`,
+		"BR2_LINUX_KERNEL_EXT_BOARDC_TUNE=y",
+	)
+	if strings.Contains(readFile(t, filepath.Join(o, ".config")), "\nBR2_LINUX_KERNEL_EXT_BOARDC_TUNE=y\n") {
+		t.Error("the kernel extension was accepted without BR2_LINUX_KERNEL_DTS_SUPPORT")
+	}
+	v := printvars(t, br, o, "BOARDC_TUNE_BUILD_CMDS", "LINUX_FINAL_PATCH_DEPENDENCIES", "HOST_BOARDC_SOURCE")
+	if !strings.Contains(v["BOARDC_TUNE_BUILD_CMDS"], " ./qemu-virt") || strings.Contains(v["BOARDC_TUNE_BUILD_CMDS"], "espressobin") {
+		t.Errorf("BOARDC_TUNE_BUILD_CMDS = %q, want the qemu-virt board only", v["BOARDC_TUNE_BUILD_CMDS"])
+	}
+	if strings.Contains(v["LINUX_FINAL_PATCH_DEPENDENCIES"], "boardc-tune") {
+		t.Errorf("LINUX_FINAL_PATCH_DEPENDENCIES = %q without the extension", v["LINUX_FINAL_PATCH_DEPENDENCIES"])
+	}
+	if v["HOST_BOARDC_SOURCE"] != "boardc-v0.1.0-git4-go2.tar.gz" {
+		t.Errorf("HOST_BOARDC_SOURCE = %q, want Buildroot's vendored git archive", v["HOST_BOARDC_SOURCE"])
+	}
+}
+
+// TestBuildrootNothingEnabled includes the external tree in a
+// configuration that enables none of its packages: Buildroot must parse
+// it (a $(error) in a package's .mk, or a local package without a site,
+// would stop every build).
+func TestBuildrootNothingEnabled(t *testing.T) {
+	br := buildroot(t)
+	o := brConfigure(t, br, "qemu_aarch64_virt_defconfig")
+	v := printvars(t, br, o, "HOST_BOARDC_GOMOD", "BOARDC_TUNE_SITE_METHOD", "LINUX_FINAL_PATCH_DEPENDENCIES")
+	if v["HOST_BOARDC_GOMOD"] != goModule(t) || v["BOARDC_TUNE_SITE_METHOD"] != "local" {
+		t.Errorf("printvars: %v", v)
+	}
+	if strings.Contains(v["LINUX_FINAL_PATCH_DEPENDENCIES"], "boardc") {
+		t.Errorf("LINUX_FINAL_PATCH_DEPENDENCIES = %q with nothing enabled", v["LINUX_FINAL_PATCH_DEPENDENCIES"])
+	}
+}
+
+// TestBuildrootRefusesUnset checks the errors of a configuration that
+// enables the packages without saying what to build.
+func TestBuildrootRefusesUnset(t *testing.T) {
+	br := buildroot(t)
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"BR2_PACKAGE_HOST_BOARDC=y"},
+			"BR2_PACKAGE_HOST_BOARDC_VERSION is empty: set it to the boardc tag or commit to build"},
+		{[]string{"BR2_PACKAGE_HOST_BOARDC=y", `BR2_PACKAGE_HOST_BOARDC_VERSION="v0.1.0"`, "BR2_PACKAGE_BOARDC_TUNE=y"},
+			"BR2_PACKAGE_BOARDC_TUNE_BOARD is empty: set it to the board directory in "},
+	} {
+		o := brConfigure(t, br, "qemu_aarch64_virt_defconfig", c.extra...)
+		cmd := exec.Command("make", "-s", "O="+o, "-n", "host-boardc")
+		cmd.Dir = br
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: make host-boardc: %v\n%s\nwant the error %q", c.extra, err, out, c.want)
+		}
+	}
+}
+
+// TestBuildrootCheckPackage runs Buildroot's utils/check-package on every
+// file of the external tree.
+func TestBuildrootCheckPackage(t *testing.T) {
+	br := buildroot(t)
+	testtool.Look(t, "shellcheck", "shellcheck")
+	py := ""
+	for _, p := range []string{"/usr/bin/python3", "python3"} {
+		if exec.Command(p, "-c", "import magic, flake8").Run() == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
+		testtool.Missing(t, "no python3 with the magic and flake8 modules (check-package needs them)", "python3-magic python3-flake8")
+	}
+	var files []string
+	err := filepath.Walk(brTree, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && fi.Name() != "README.md" {
+			files = append(files, strings.TrimPrefix(p, brTree+string(filepath.Separator)))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 12 {
+		t.Fatalf("found %d files in the tree: %v", len(files), files)
+	}
+	out := run(t, brTree, nil, py, append([]string{filepath.Join(br, "utils", "check-package"), "-b"}, files...)...)
+	if !strings.Contains(out, "\n0 warnings generated\n") {
+		t.Errorf("check-package:\n%s", out)
+	}
+	t.Logf("check-package on %d files: %s", len(files), strings.TrimSpace(out))
+
+	// legal-info checks the licence file against the .hash this way.
+	lic, _ := filepath.Abs(filepath.Join(root, "LICENSE"))
+	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
+	run(t, br, nil, filepath.Join(br, "support", "download", "check-hash"), lic, "LICENSE", hash)
+}
