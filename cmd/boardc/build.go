@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"boardc.dev/boardc/compiler"
 )
 
 func newBuild() *cobra.Command {
@@ -51,29 +54,27 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if len(depTargets) > 0 && depFile == "" {
 				return usageError(cmd, fmt.Errorf("--depfile-target needs --depfile"))
 			}
-			results, err := compileArgs(cmd, args, &f)
+			if err := checkOutDir(outDir); err != nil {
+				return usageError(cmd, err)
+			}
+			paths, results, err := compileBoards(cmd, args, &f)
 			if err != nil {
 				return err
+			}
+			results, err = distinctNames(paths, results)
+			if err != nil {
+				return usageError(cmd, err)
 			}
 			if check {
 				return reportDrift(cmd, outDir, results)
 			}
-			for _, r := range results {
-				dir := filepath.Join(outDir, r.Board.Name)
-				written, err := writeFiles(dir, r.Files)
-				if err != nil {
-					return err
-				}
-				if f.verbose {
-					for _, w := range written {
-						fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", w)
-					}
-				}
+			if err := writeOutputs(cmd, outDir, results, f.verbose); err != nil {
+				return ioError(cmd, err)
 			}
 			if depFile != "" {
 				wrote, err := writeIfChanged(depFile, depfile(outDir, depTargets, results))
 				if err != nil {
-					return err
+					return ioError(cmd, err)
 				}
 				if wrote && f.verbose {
 					fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", depFile)
@@ -90,4 +91,76 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	c.MarkFlagsMutuallyExclusive("check", "depfile")
 	f.register(c)
 	return c
+}
+
+// checkOutDir rejects an -o that names no directory: empty, or an
+// existing file that is not a directory.
+func checkOutDir(dir string) error {
+	if dir == "" {
+		return fmt.Errorf("-o: empty output directory")
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("-o %s: not a directory", dir)
+	}
+	return nil
+}
+
+// distinctNames drops a board named twice from one directory (dir and
+// dir/board.cue are one board) and is an error when two directories
+// declare the same name: both would write DIR/<name>/.
+func distinctNames(paths []string, results []*compiler.Result) ([]*compiler.Result, error) {
+	type first struct{ path, dir string }
+	seen := map[string]first{}
+	var out []*compiler.Result
+	for i, r := range results {
+		dir := boardDir(paths[i])
+		if f, ok := seen[r.Board.Name]; ok {
+			if f.dir == dir {
+				continue
+			}
+			return nil, fmt.Errorf("%s and %s both declare name %q: one would overwrite the other's outputs", f.path, paths[i], r.Board.Name)
+		}
+		seen[r.Board.Name] = first{paths[i], dir}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// boardDir returns the absolute directory of a BOARD argument: the
+// argument itself, or the directory of a .cue file.
+func boardDir(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = filepath.Clean(path)
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return filepath.Dir(abs)
+	}
+	return abs
+}
+
+// writeOutputs writes the set of each result to outDir/<board>/ under
+// outDir's lock (see write.go), listing what changed when verbose.
+func writeOutputs(cmd *cobra.Command, outDir string, results []*compiler.Result, verbose bool) error {
+	unlock, err := lockOut(outDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for _, r := range results {
+		ch, err := writeSet(outDir, r.Board.Name, r.Files)
+		if err != nil {
+			return err
+		}
+		if verbose {
+			dir := filepath.Join(outDir, r.Board.Name)
+			for _, p := range ch.Written {
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", filepath.Join(dir, p))
+			}
+			for _, p := range ch.Removed {
+				fmt.Fprintf(cmd.ErrOrStderr(), "removed %s\n", filepath.Join(dir, p))
+			}
+		}
+	}
+	return nil
 }
