@@ -254,7 +254,7 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 	if err != nil {
 		return nil, nil, l.pathError(path, describeStatErr(err))
 	}
-	cfg := &load.Config{Dir: abs}
+	cfg := &load.Config{Dir: abs, Registry: registry()}
 	arg := "."
 	if !fi.IsDir() {
 		if filepath.Ext(abs) != ".cue" {
