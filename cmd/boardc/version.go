@@ -62,9 +62,11 @@ prints the same. --json prints {"boardc": ..., "schema": N, "cue": ...}.`,
 	return c
 }
 
-// printJSON writes v as indented JSON and a newline.
+// printJSON writes v as indented JSON and a newline, with <, > and &
+// as they are.
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
