@@ -23,17 +23,28 @@ func newBuild() *cobra.Command {
 		Short: "Check boards and write their outputs to DIR/<board>/",
 		Long: `build checks each BOARD and writes its generated files to DIR/<board>/.
 
-Nothing is written when a board has errors, and files whose content did not
-change are left untouched (their modification time too). Each file is
-written to a temporary file first and renamed into place. Boards are
-compiled in parallel; diagnostics and files come out in argument order, as
-one call per board would print and write them.
+Nothing is written when a board has errors. A board's files are swapped
+in as a set: after a build, killed or not, DIR/<board>/ holds either the
+previous set or the new one, and manifest.json lists exactly its files.
+Files the previous manifest.json lists that the build no longer produces
+are removed; files boardc did not write are left. Files whose content
+did not change are left untouched (their modification time too).
+Concurrent builds into one DIR take turns on a lock, DIR/.boardc.lock.
+Boards are compiled in parallel; diagnostics and files come out in
+argument order, as one call per board would print and write them. Two
+BOARD directories declaring the same name are a usage error.
 
 --depfile FILE writes a Make dependency file: every output of this call
 depends on every CUE file loaded (and the module's cue.mod/module.cue),
-with an empty rule per input so that make survives a deleted input. It is
-rewritten only when its content changes. --depfile-target replaces the
-outputs as targets, e.g. with a stamp file (gcc's -MT).
+on the directory of every package loaded (a new .cue file counts) and on
+the boardc binary, with an empty rule per input so that make survives a
+deleted input. It is rewritten only when its content changes.
+--depfile-target replaces the outputs as targets, e.g. with a stamp file
+(gcc's -MT).
+
+Exit status: 0 success, 1 a description has errors (or, with --check, an
+output differs), 2 usage error, 3 an I/O error writing the outputs (the
+previous outputs are left as they were).
 
 --check writes nothing: it prints a unified diff of every output in
 DIR/<board>/ that differs from a fresh build and exits 1 on any drift
@@ -68,6 +79,13 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if check {
 				return reportDrift(cmd, outDir, results)
 			}
+			// One lock over the sets and the depfile: concurrent builds
+			// into outDir take turns.
+			unlock, err := lockOut(outDir)
+			if err != nil {
+				return ioError(cmd, err)
+			}
+			defer unlock()
 			if err := writeOutputs(cmd, outDir, results, f.verbose); err != nil {
 				return ioError(cmd, err)
 			}
@@ -139,14 +157,10 @@ func boardDir(path string) string {
 	return abs
 }
 
-// writeOutputs writes the set of each result to outDir/<board>/ under
-// outDir's lock (see write.go), listing what changed when verbose.
+// writeOutputs writes the set of each result to outDir/<board>/ (see
+// write.go), listing what changed when verbose. The caller holds outDir's
+// lock (lockOut).
 func writeOutputs(cmd *cobra.Command, outDir string, results []*compiler.Result, verbose bool) error {
-	unlock, err := lockOut(outDir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	for _, r := range results {
 		ch, err := writeSet(outDir, r.Board.Name, r.Files)
 		if err != nil {

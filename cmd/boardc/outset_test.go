@@ -339,3 +339,38 @@ func checkLeftovers(t *testing.T, out string) {
 		t.Errorf("OUT holds %s, want the lock file and tiny", got)
 	}
 }
+
+// TestBoardPathNotADirectory checks that an OUT/<board> that is a file or
+// a symbolic link is an I/O error saying so, and that neither is touched.
+func TestBoardPathNotADirectory(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := setTree(t, dir)
+	out := filepath.Join(dir, "out")
+	target := filepath.Join(dir, "elsewhere")
+	for _, tc := range []struct {
+		make func(path string) error
+		want string
+	}{
+		{func(p string) error { return os.WriteFile(p, []byte("x"), 0o644) }, "not a directory"},
+		{func(p string) error { return os.Symlink(target, p) }, "a symbolic link: boardc replaces the directory as a whole, so -o must name the real output directory"},
+	} {
+		if err := os.RemoveAll(out); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(out, "tiny")
+		if err := tc.make(p); err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		code := runWith([]string{"build", "-q", "-o", out, a}, &bytes.Buffer{}, &stderr)
+		if want := "boardc build: write " + p + ": " + tc.want + "\n"; code != exitIO || stderr.String() != want {
+			t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, stderr.String(), exitIO, want)
+		}
+		if fi, err := os.Lstat(p); err != nil || fi.IsDir() {
+			t.Errorf("%s was replaced (%v)", p, err)
+		}
+	}
+}

@@ -56,9 +56,13 @@ const (
 	stateDir = ".boardc"
 )
 
-// errOutDir marks errors about the output directory itself, e.g. a
-// BOARD output path that is a file.
-var errOutDir = errors.New("not a directory")
+// errNotDir and errSymlink are what is wrong with an OUT/<board> that
+// the swap cannot replace: a file, or a symbolic link (the swap would
+// replace the link, not the directory it points to).
+var (
+	errNotDir  = errors.New("not a directory")
+	errSymlink = errors.New("a symbolic link: boardc replaces the directory as a whole, so -o must name the real output directory")
+)
 
 // lockOut creates outDir when needed, takes its lock and recovers from an
 // interrupted build. The returned function releases the lock.
@@ -122,8 +126,10 @@ type setChange struct {
 func writeSet(outDir, name string, files []outputs.File) (setChange, error) {
 	cur := filepath.Join(outDir, name)
 	var ch setChange
-	if fi, err := os.Stat(cur); err == nil && !fi.IsDir() {
-		return ch, &fs.PathError{Op: "write", Path: cur, Err: errOutDir}
+	if fi, err := os.Lstat(cur); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return ch, &fs.PathError{Op: "write", Path: cur, Err: errSymlink}
+	} else if err == nil && !fi.IsDir() {
+		return ch, &fs.PathError{Op: "write", Path: cur, Err: errNotDir}
 	}
 	present, err := presentFiles(cur)
 	if err != nil {
