@@ -26,6 +26,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"no-such-command"}, exitUsage},
 		{[]string{"build", "--no-such-flag", "x"}, exitUsage},
 		{[]string{"--version"}, exitOK},
+		{[]string{"explain", "--json", "../../boards/espressobin", "no-such-thing"}, exitDiags},
+		{[]string{"list", "--json", "testdata/does-not-exist"}, exitUsage},
 		{[]string{"build", "-o", "", "../../boards/espressobin"}, exitUsage},
 		{[]string{"build", "-o", file, "../../boards/espressobin"}, exitUsage},
 		{[]string{"build", "--check", "-o", "", "../../boards/espressobin"}, exitUsage},

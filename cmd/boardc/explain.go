@@ -66,15 +66,18 @@ board does not load, 2 usage error.`,
 				}
 				return exitError{exitDiags}
 			}
-			e := explainWhat(r, args[1])
-			switch {
-			case e == nil:
+			matched := false
+			if asJSON {
+				if e := explainWhat(r, args[1]); e != nil {
+					return printJSON(cmd.OutOrStdout(), e)
+				}
+			} else {
+				matched = explain(cmd.OutOrStdout(), r, args[1])
+			}
+			if !matched {
 				fmt.Fprintf(cmd.ErrOrStderr(), "boardc explain: nothing on board %s matches %q (not an element, master, bus, property, symbol, path, IRQ or sysctl it generates)\n", r.Board.Name, args[1])
 				return exitError{exitDiags}
-			case asJSON:
-				return printJSON(cmd.OutOrStdout(), e)
 			}
-			e.writeText(cmd.OutOrStdout())
 			return nil
 		},
 	}
