@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"boardc.dev/boardc/compiler"
 )
 
 func newBuild() *cobra.Command {
@@ -20,17 +23,28 @@ func newBuild() *cobra.Command {
 		Short: "Check boards and write their outputs to DIR/<board>/",
 		Long: `build checks each BOARD and writes its generated files to DIR/<board>/.
 
-Nothing is written when a board has errors, and files whose content did not
-change are left untouched (their modification time too). Each file is
-written to a temporary file first and renamed into place. Boards are
-compiled in parallel; diagnostics and files come out in argument order, as
-one call per board would print and write them.
+Nothing is written when a board has errors. A board's files are swapped
+in as a set: after a build, killed or not, DIR/<board>/ holds either the
+previous set or the new one, and manifest.json lists exactly its files.
+Files the previous manifest.json lists that the build no longer produces
+are removed; files boardc did not write are left. Files whose content
+did not change are left untouched (their modification time too).
+Concurrent builds into one DIR take turns on a lock, DIR/.boardc.lock.
+Boards are compiled in parallel; diagnostics and files come out in
+argument order, as one call per board would print and write them. Two
+BOARD directories declaring the same name are a usage error.
 
 --depfile FILE writes a Make dependency file: every output of this call
 depends on every CUE file loaded (and the module's cue.mod/module.cue),
-with an empty rule per input so that make survives a deleted input. It is
-rewritten only when its content changes. --depfile-target replaces the
-outputs as targets, e.g. with a stamp file (gcc's -MT).
+on the directory of every package loaded (a new .cue file counts) and on
+the boardc binary, with an empty rule per input so that make survives a
+deleted input. It is rewritten only when its content changes.
+--depfile-target replaces the outputs as targets, e.g. with a stamp file
+(gcc's -MT).
+
+Exit status: 0 success, 1 a description has errors (or, with --check, an
+output differs), 2 usage error, 3 an I/O error writing the outputs (the
+previous outputs are left as they were).
 
 --check writes nothing: it prints a unified diff of every output in
 DIR/<board>/ that differs from a fresh build and exits 1 on any drift
@@ -51,29 +65,34 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if len(depTargets) > 0 && depFile == "" {
 				return usageError(cmd, fmt.Errorf("--depfile-target needs --depfile"))
 			}
-			results, err := compileArgs(cmd, args, &f)
+			if err := checkOutDir(outDir); err != nil {
+				return usageError(cmd, err)
+			}
+			paths, results, err := compileBoards(cmd, args, &f)
 			if err != nil {
 				return err
+			}
+			results, err = distinctNames(paths, results)
+			if err != nil {
+				return usageError(cmd, err)
 			}
 			if check {
 				return reportDrift(cmd, outDir, results)
 			}
-			for _, r := range results {
-				dir := filepath.Join(outDir, r.Board.Name)
-				written, err := writeFiles(dir, r.Files)
-				if err != nil {
-					return err
-				}
-				if f.verbose {
-					for _, w := range written {
-						fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", w)
-					}
-				}
+			// One lock over the sets and the depfile: concurrent builds
+			// into outDir take turns.
+			unlock, err := lockOut(outDir)
+			if err != nil {
+				return ioError(cmd, err)
+			}
+			defer unlock()
+			if err := writeOutputs(cmd, outDir, results, f.verbose); err != nil {
+				return ioError(cmd, err)
 			}
 			if depFile != "" {
 				wrote, err := writeIfChanged(depFile, depfile(outDir, depTargets, results))
 				if err != nil {
-					return err
+					return ioError(cmd, err)
 				}
 				if wrote && f.verbose {
 					fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", depFile)
@@ -90,4 +109,72 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	c.MarkFlagsMutuallyExclusive("check", "depfile")
 	f.register(c)
 	return c
+}
+
+// checkOutDir rejects an -o that names no directory: empty, or an
+// existing file that is not a directory.
+func checkOutDir(dir string) error {
+	if dir == "" {
+		return fmt.Errorf("-o: empty output directory")
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("-o %s: not a directory", dir)
+	}
+	return nil
+}
+
+// distinctNames drops a board named twice from one directory (dir and
+// dir/board.cue are one board) and is an error when two directories
+// declare the same name: both would write DIR/<name>/.
+func distinctNames(paths []string, results []*compiler.Result) ([]*compiler.Result, error) {
+	type first struct{ path, dir string }
+	seen := map[string]first{}
+	var out []*compiler.Result
+	for i, r := range results {
+		dir := boardDir(paths[i])
+		if f, ok := seen[r.Board.Name]; ok {
+			if f.dir == dir {
+				continue
+			}
+			return nil, fmt.Errorf("%s and %s both declare name %q: one would overwrite the other's outputs", f.path, paths[i], r.Board.Name)
+		}
+		seen[r.Board.Name] = first{paths[i], dir}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// boardDir returns the absolute directory of a BOARD argument: the
+// argument itself, or the directory of a .cue file.
+func boardDir(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = filepath.Clean(path)
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return filepath.Dir(abs)
+	}
+	return abs
+}
+
+// writeOutputs writes the set of each result to outDir/<board>/ (see
+// write.go), listing what changed when verbose. The caller holds outDir's
+// lock (lockOut).
+func writeOutputs(cmd *cobra.Command, outDir string, results []*compiler.Result, verbose bool) error {
+	for _, r := range results {
+		ch, err := writeSet(outDir, r.Board.Name, r.Files)
+		if err != nil {
+			return err
+		}
+		if verbose {
+			dir := filepath.Join(outDir, r.Board.Name)
+			for _, p := range ch.Written {
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", filepath.Join(dir, p))
+			}
+			for _, p := range ch.Removed {
+				fmt.Fprintf(cmd.ErrOrStderr(), "removed %s\n", filepath.Join(dir, p))
+			}
+		}
+	}
+	return nil
 }

@@ -12,9 +12,12 @@ import (
 
 // depfile returns a Make dependency file for the results: one rule whose
 // targets are every output written under outDir (or targets, when given)
-// and whose prerequisites are every CUE file loaded, then an empty rule
-// per prerequisite (as gcc -MP writes) so that make does not fail when an
-// input is deleted or renamed.
+// and whose prerequisites are every CUE file loaded, the directory of
+// each package loaded (a .cue file added to a package changes the
+// directory's modification time, and the package with it), and the boardc
+// binary itself (a new boardc may generate other bytes); then an empty
+// rule per prerequisite (as gcc -MP writes) so that make does not fail
+// when an input is deleted or renamed.
 func depfile(outDir string, targets []string, results []*compiler.Result) []byte {
 	wd, _ := os.Getwd()
 	if len(targets) == 0 {
@@ -36,10 +39,14 @@ func depfile(outDir string, targets []string, results []*compiler.Result) []byte
 	for _, r := range results {
 		for _, s := range r.Board.Sources {
 			add(s)
+			add(filepath.Dir(s))
 		}
 		if m := moduleFile(r.Board.Sources); m != "" {
 			add(m)
 		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		add(exe)
 	}
 	sort.Strings(prereqs)
 

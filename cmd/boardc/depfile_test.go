@@ -1,6 +1,14 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/internal/intree"
+)
 
 // TestMakeEscape checks file names are escaped the way gcc writes them in
 // depfiles and GNU make reads them back.
@@ -39,5 +47,39 @@ func TestExpandBoards(t *testing.T) {
 	}
 	if _, err := expandBoards([]string{"testdata/..."}); err == nil {
 		t.Error("a pattern matching no board is not an error")
+	}
+}
+
+// TestDepfileInputs checks that the depfile names, besides the CUE files,
+// the directory of every package loaded (so that a .cue file added to the
+// board or its SoC counts) and the boardc binary, each with an empty rule.
+func TestDepfileInputs(t *testing.T) {
+	t.Setenv("CUE_REGISTRY", "none")
+	r := intree.Compile(t, filepath.Join("..", "..", "boards", "espressobin"))
+	dep := string(depfile("out", []string{"stamp"}, []*compiler.Result{r}))
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards, err := filepath.Abs(filepath.Join("..", "..", "boards"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{
+		exe,
+		filepath.Join(boards, "espressobin"),
+		filepath.Join(boards, "espressobin", "board.cue"),
+		filepath.Join(boards, "soc", "armada37xx"),
+		filepath.Join(boards, "cue.mod", "module.cue"),
+	} {
+		if !strings.Contains(dep, "\n  "+makeEscape(p)+" \\\n") && !strings.HasSuffix(dep, "\n  "+makeEscape(p)+"\n") && !strings.Contains(dep, "\n  "+makeEscape(p)+"\n\n") {
+			t.Errorf("depfile does not list %s as a prerequisite:\n%s", p, dep)
+		}
+		if !strings.Contains(dep, "\n"+makeEscape(p)+":\n") {
+			t.Errorf("depfile has no empty rule for %s:\n%s", p, dep)
+		}
+	}
+	if !strings.HasPrefix(dep, "stamp: \\\n") {
+		t.Errorf("depfile's target is not the stamp:\n%s", dep)
 	}
 }

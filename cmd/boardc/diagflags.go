@@ -84,6 +84,13 @@ type jsonDiag struct {
 }
 
 func writeJSON(w io.Writer, l diag.List) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonDiags(l))
+}
+
+// jsonDiags returns l as --format=json prints it.
+func jsonDiags(l diag.List) []jsonDiag {
 	out := make([]jsonDiag, 0, len(l))
 	for _, d := range l {
 		j := jsonDiag{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Ref: string(d.Ref)}
@@ -96,7 +103,5 @@ func writeJSON(w io.Writer, l diag.List) error {
 		}
 		out = append(out, j)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }

@@ -56,30 +56,42 @@ description has errors, 2 usage or internal error.
 // prints their diagnostics. It returns exitError{exitDiags} when any
 // description has errors.
 func compileArgs(cmd *cobra.Command, args []string, f *diagFlags) ([]*compiler.Result, error) {
+	_, results, err := compileBoards(cmd, args, f)
+	return results, err
+}
+
+// compileBoards is compileArgs that also returns the expanded BOARD
+// arguments, one per result.
+func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, []*compiler.Result, error) {
 	paths, err := expandBoards(args)
 	if err != nil {
-		return nil, usageError(cmd, err)
+		return nil, nil, usageError(cmd, err)
 	}
 	results, err := compileAll(paths, f.options())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	failed := false
 	for _, r := range results {
 		failed = failed || r.Diagnostics.HasErrors()
 	}
 	if err := f.print(cmd.OutOrStdout(), cmd.ErrOrStderr(), results); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if failed {
-		return nil, exitError{exitDiags}
+		return nil, nil, exitError{exitDiags}
 	}
-	return results, nil
+	return paths, results, nil
 }
 
 // reportDrift prints the drift of every result against dir to stdout and
 // a summary to stderr; it returns exitError{exitDiags} on drift.
 func reportDrift(cmd *cobra.Command, dir string, results []*compiler.Result) error {
+	// A build writing into dir swaps sets under an exclusive lock: wait
+	// for it rather than read half of a swap.
+	if unlock, err := lockFile(filepath.Join(dir, lockName), false); err == nil {
+		defer unlock()
+	}
 	n := 0
 	for _, r := range results {
 		k, err := drift(cmd.OutOrStdout(), filepath.Join(dir, r.Board.Name), r)

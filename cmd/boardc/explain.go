@@ -18,8 +18,9 @@ import (
 )
 
 func newExplain() *cobra.Command {
-	return &cobra.Command{
-		Use:   "explain BOARD WHAT",
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "explain [--json] BOARD WHAT",
 		Short: "Trace an element, property, C symbol or runtime path back to the description",
 		Long: `explain compiles BOARD in memory and prints where WHAT comes from: the CUE
 facts behind it with their positions, what the checks reported about it,
@@ -39,6 +40,10 @@ generated lines are those the outputs record as made from those
 elements, as manifest.json lists them. For a master the facts are its
 node, bus and that bus's coherency fact, DMA width, its own coherency
 fact, IRQs, network devices, and the runtime policy that names them.
+
+--json prints the same as one JSON object: what, board, facts (pos, ref,
+text), masters (key, coherence), checksRan, diagnostics (as --format=json
+prints them), generated (file, line, text).
 
 Exit status: 0 when something matched, 1 when WHAT matches nothing or the
 board does not load, 2 usage error.`,
@@ -61,13 +66,23 @@ board does not load, 2 usage error.`,
 				}
 				return exitError{exitDiags}
 			}
-			if !explain(cmd.OutOrStdout(), r, args[1]) {
+			matched := false
+			if asJSON {
+				if e := explainWhat(r, args[1]); e != nil {
+					return printJSON(cmd.OutOrStdout(), e)
+				}
+			} else {
+				matched = explain(cmd.OutOrStdout(), r, args[1])
+			}
+			if !matched {
 				fmt.Fprintf(cmd.ErrOrStderr(), "boardc explain: nothing on board %s matches %q (not an element, master, bus, property, symbol, path, IRQ or sysctl it generates)\n", r.Board.Name, args[1])
 				return exitError{exitDiags}
 			}
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the explanation as a JSON object")
+	return c
 }
 
 // query is WHAT resolved: the elements it names or that stand behind it,
@@ -138,48 +153,118 @@ func (s refSet) any(rs []ir.Ref) bool {
 	return false
 }
 
+// explanation is what explain finds for WHAT; its JSON form is the
+// output of explain --json.
+type explanation struct {
+	What  string `json:"what"`
+	Board string `json:"board"`
+	// Facts are the CUE facts behind WHAT, with their positions.
+	Facts []explainFact `json:"facts"`
+	// Masters are the masters WHAT names, with their coherence.
+	Masters []explainMaster `json:"masters"`
+	// ChecksRan is how many checks ran; Diagnostics are those about WHAT,
+	// most severe first.
+	ChecksRan   int        `json:"checksRan"`
+	Diagnostics []jsonDiag `json:"diagnostics"`
+	// Generated are the generated lines that came from WHAT.
+	Generated []explainLine `json:"generated"`
+
+	diags diag.List
+	files int
+}
+
+type explainFact struct {
+	Pos  string `json:"pos"`
+	Ref  string `json:"ref"`
+	Text string `json:"text"`
+}
+
+type explainMaster struct {
+	Key       string `json:"key"`
+	Coherence string `json:"coherence"`
+}
+
+// explainLine is a generated line: its file below OUT/<board>/, its
+// number from 1, its text.
+type explainLine struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
 // explain writes the chain behind what and reports whether anything
 // matched.
 func explain(w io.Writer, r *compiler.Result, what string) bool {
+	e := explainWhat(r, what)
+	if e == nil {
+		return false
+	}
+	e.writeText(w)
+	return true
+}
+
+// explainWhat works out the chain behind what, or returns nil when
+// nothing matches.
+func explainWhat(r *compiler.Result, what string) *explanation {
 	b := r.Board
 	q := resolve(b, r.Files, what)
 	if len(q.refs) == 0 {
-		return false
+		return nil
 	}
 	shown := withBuses(b, q.refs)
-	facts := selectFacts(boardFacts(b), shown)
-	lines := generatedLines(r.Files, q.lineRefs(), q.name)
-	ds := relatedDiags(r.Diagnostics, shown)
-
-	fmt.Fprintf(w, "%s on board %s\n\nfacts:\n", what, b.Name)
-	if len(facts) == 0 {
-		fmt.Fprintf(w, "  none with a position\n")
+	e := &explanation{
+		What:      what,
+		Board:     b.Name,
+		Facts:     []explainFact{},
+		Masters:   []explainMaster{},
+		ChecksRan: len(check.All()),
+		diags:     relatedDiags(r.Diagnostics, shown),
+		Generated: []explainLine{},
+		files:     len(r.Files),
 	}
-	for _, f := range facts {
-		fmt.Fprintf(w, "  %s: %s\n", f.pos, f.text)
+	for _, f := range selectFacts(boardFacts(b), shown) {
+		e.Facts = append(e.Facts, explainFact{Pos: f.pos.String(), Ref: string(f.ref), Text: f.text})
 	}
 	for _, m := range b.SoC.Masters {
 		if q.refs.has(m.Ref) {
-			fmt.Fprintf(w, "  => master %s: %s\n", m.Key, coherenceText(m))
+			e.Masters = append(e.Masters, explainMaster{Key: m.Key, Coherence: coherenceText(m)})
 		}
 	}
-	fmt.Fprintf(w, "\nchecks: %d ran, %d reported on it\n", len(check.All()), len(ds))
-	if len(ds) > 0 {
+	e.Diagnostics = jsonDiags(e.diags)
+	for _, l := range generatedLines(r.Files, q.lineRefs(), q.name) {
+		e.Generated = append(e.Generated, explainLine{File: l.file, Line: l.n, Text: l.text})
+	}
+	return e
+}
+
+// writeText writes the explanation as explain prints it.
+func (e *explanation) writeText(w io.Writer) {
+	fmt.Fprintf(w, "%s on board %s\n\nfacts:\n", e.What, e.Board)
+	if len(e.Facts) == 0 {
+		fmt.Fprintf(w, "  none with a position\n")
+	}
+	for _, f := range e.Facts {
+		fmt.Fprintf(w, "  %s: %s\n", f.Pos, f.Text)
+	}
+	for _, m := range e.Masters {
+		fmt.Fprintf(w, "  => master %s: %s\n", m.Key, m.Coherence)
+	}
+	fmt.Fprintf(w, "\nchecks: %d ran, %d reported on it\n", e.ChecksRan, len(e.diags))
+	if len(e.diags) > 0 {
 		var buf bytes.Buffer
-		ds.WriteText(&buf)
+		e.diags.WriteText(&buf)
 		fmt.Fprintln(w, indent(strings.TrimSuffix(buf.String(), "\n"), "  "))
 	}
 	fmt.Fprintf(w, "\ngenerated:\n")
 	switch {
-	case len(r.Files) == 0:
+	case e.files == 0:
 		fmt.Fprintf(w, "  nothing (the description has errors)\n")
-	case len(lines) == 0:
+	case len(e.Generated) == 0:
 		fmt.Fprintf(w, "  no line\n")
 	}
-	for _, l := range lines {
-		fmt.Fprintf(w, "  %s/%s:%d: %s\n", b.Name, l.file, l.n, strings.TrimSpace(l.text))
+	for _, l := range e.Generated {
+		fmt.Fprintf(w, "  %s/%s:%d: %s\n", e.Board, l.File, l.Line, strings.TrimSpace(l.Text))
 	}
-	return true
 }
 
 // resolve works out the elements what names, through the description and

@@ -5,18 +5,35 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/diag"
 )
+
+// listEntry is one board as list --json prints it. A board that does not
+// load has no board or SoC name but its error diagnostics.
+type listEntry struct {
+	Dir         string     `json:"dir"`
+	Board       string     `json:"board,omitempty"`
+	SoC         string     `json:"soc,omitempty"`
+	Diagnostics []jsonDiag `json:"diagnostics,omitempty"`
+}
 
 func newList() *cobra.Command {
 	// Only errors matter here: list reports the boards that do not load.
 	f := diagFlags{format: "text", quiet: true}
+	var asJSON bool
 	c := &cobra.Command{
-		Use:   "list [DIR]",
+		Use:   "list [--json] [DIR]",
 		Short: "List the boards below DIR with their board and SoC names",
 		Long: `list finds the boards at or below DIR (default: the current directory),
 loads each, and prints one line per board: its directory, its board name
 and its SoC name. A board that does not load is reported with its
 diagnostics, and list then exits 1.
+
+--json prints a JSON array instead, one object per board: {"dir",
+"board", "soc"}, or {"dir", "diagnostics"} (as --format=json prints them)
+for a board that does not load.
 
 ` + boardRule,
 		Example: `  boardc list boards
@@ -38,6 +55,9 @@ diagnostics, and list then exits 1.
 			results, err := compileAll(paths, f.options())
 			if err != nil {
 				return err
+			}
+			if asJSON {
+				return listJSON(cmd, paths, results)
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 8, 2, ' ', 0)
 			failed := false
@@ -61,5 +81,35 @@ diagnostics, and list then exits 1.
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the boards as a JSON array")
 	return c
+}
+
+// listJSON prints the boards as list --json does, and fails like list
+// when any does not load.
+func listJSON(cmd *cobra.Command, paths []string, results []*compiler.Result) error {
+	entries := make([]listEntry, len(results))
+	failed := false
+	for i, r := range results {
+		entries[i].Dir = paths[i]
+		if r.Board == nil {
+			failed = true
+			var errs diag.List
+			for _, d := range r.Diagnostics {
+				if d.Severity == diag.Error {
+					errs = append(errs, d)
+				}
+			}
+			entries[i].Diagnostics = jsonDiags(errs)
+			continue
+		}
+		entries[i].Board, entries[i].SoC = r.Board.Name, r.Board.SoC.Name
+	}
+	if err := printJSON(cmd.OutOrStdout(), entries); err != nil {
+		return err
+	}
+	if failed {
+		return exitError{exitDiags}
+	}
+	return nil
 }

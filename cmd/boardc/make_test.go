@@ -15,15 +15,19 @@ import (
 // TestMakeIntegration runs GNU make with integrations/make/Makefile on a
 // copy of the ESPRESSObin tree: the first make runs boardc, a second is a
 // no-op, touching the SoC file reruns boardc without rewriting unchanged
-// outputs, and a broken description fails make and leaves the outputs as
-// they were.
+// outputs, so do deleting an output (which comes back), adding a .cue file
+// to the board's package and installing a new boardc binary, and a broken
+// description fails make and leaves the outputs as they were.
 func TestMakeIntegration(t *testing.T) {
 	makeBin := testtool.Look(t, "make", "make")
-	boardc, err := exec.LookPath("boardc") // the test binary, set up by TestMain
-	if err != nil {
+	dir := t.TempDir()
+	// A copy of the test binary (set up by TestMain as boardc), so that
+	// the test can install a new one.
+	boardc := filepath.Join(dir, "bin", "boardc")
+	if err := os.MkdirAll(filepath.Dir(boardc), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	copyFile(t, mustLook(t, "boardc"), boardc, 0o755)
 	for _, p := range []string{"cue.mod", "soc/armada37xx", "espressobin"} {
 		copyTree(t, filepath.Join("../../boards", p), filepath.Join(dir, "boards", p))
 	}
@@ -81,6 +85,45 @@ func TestMakeIntegration(t *testing.T) {
 	if o := runMake(true); !strings.Contains(o, "Nothing to be done") {
 		t.Fatalf("make after the rebuild was not a no-op:\n%s", o)
 	}
+
+	// Deleting an output reruns boardc, which makes it again.
+	dtso := filepath.Join(out, "espressobin.dtso")
+	if err := os.Remove(dtso); err != nil {
+		t.Fatal(err)
+	}
+	if o := runMake(true); !strings.Contains(o, "--depfile") {
+		t.Fatalf("make after deleting an output did not run boardc:\n%s", o)
+	}
+	if diff := diffTrees(before, readTree(t, out)); diff != "" {
+		t.Errorf("the rebuild did not restore the outputs:\n%s", diff)
+	}
+	if o := runMake(true); !strings.Contains(o, "Nothing to be done") {
+		t.Fatalf("make after restoring the output was not a no-op:\n%s", o)
+	}
+
+	// A new .cue file in the board's package reruns boardc.
+	backdate(t, dir, now.Add(-5*time.Second))
+	extra := filepath.Join(dir, "boards", "espressobin", "notes.cue")
+	if err := os.WriteFile(extra, []byte("package espressobin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := runMake(true); !strings.Contains(o, "--depfile") {
+		t.Fatalf("make after adding %s did not run boardc:\n%s", extra, o)
+	}
+	if o := runMake(true); !strings.Contains(o, "Nothing to be done") {
+		t.Fatalf("make after the rebuild was not a no-op:\n%s", o)
+	}
+
+	// A new boardc binary reruns boardc.
+	backdate(t, dir, now.Add(-5*time.Second))
+	copyFile(t, mustLook(t, "boardc"), boardc, 0o755)
+	if err := os.Chtimes(boardc, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if o := runMake(true); !strings.Contains(o, "--depfile") {
+		t.Fatalf("make after installing a new boardc did not run it:\n%s", o)
+	}
+	before = readTree(t, out) // manifest.json lists notes.cue now
 
 	// A broken description fails make and writes nothing.
 	src, err := os.ReadFile(board)

@@ -14,6 +14,7 @@ const (
 	exitOK    = 0 // success
 	exitDiags = 1 // the description has errors
 	exitUsage = 2 // usage or internal error
+	exitIO    = 3 // writing the outputs failed; the previous outputs are left as they were
 )
 
 // exitError carries an exit code out of a command.
@@ -53,10 +54,14 @@ a device-tree fragment, Linux driver init snippets and runtime tuning.
 A BOARD argument is a directory holding the board's CUE package, or a
 single .cue file.
 
-Exit status: 0 success, 1 the description has errors, 2 usage or internal error.`,
+Exit status: 0 success, 1 the description has errors (or, for diff and
+build --check, an output differs), 2 usage or internal error, 3 an I/O
+error writing the outputs (the previous outputs are left as they were).`,
+		Version:       currentVersion().Boardc,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate(currentVersion().text())
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newBuild(), newVet(), newDiff(), newList(), newExplain(), newSchema(), newChecks(), newVersion())
@@ -64,6 +69,12 @@ Exit status: 0 success, 1 the description has errors, 2 usage or internal error.
 		return usageError(c, err)
 	})
 	return root
+}
+
+// ioError prints err, an I/O error writing outputs, and exits 3.
+func ioError(c *cobra.Command, err error) error {
+	fmt.Fprintf(c.ErrOrStderr(), "boardc %s: %v\n", c.Name(), err)
+	return exitError{exitIO}
 }
 
 // usageError prints err with the command's usage line and exits 2.

@@ -254,7 +254,7 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 	if err != nil {
 		return nil, nil, l.pathError(path, describeStatErr(err))
 	}
-	cfg := &load.Config{Dir: abs}
+	cfg := &load.Config{Dir: abs, Registry: registry()}
 	arg := "."
 	if !fi.IsDir() {
 		if filepath.Ext(abs) != ".cue" {
@@ -267,11 +267,33 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 		return nil, nil, l.pathError(path, "expected one CUE package")
 	}
 	inst := insts[0]
-	p := &positions{wd: l.wd, root: inst.Root, dir: cfg.Dir}
+	root := inst.Root
+	if !fi.IsDir() {
+		// A file on its own loads with the file's directory as its root;
+		// positions are relative to the module root all the same, so
+		// that dir and dir/board.cue give the same bytes.
+		if r := moduleRoot(cfg.Dir); r != "" {
+			root = r
+		}
+	}
+	p := &positions{wd: l.wd, root: root, dir: cfg.Dir}
 	if inst.Err != nil {
 		return nil, nil, p.fromCUE(inst.Err, cue.Value{}, CodeLoad)
 	}
 	return inst, p, nil
+}
+
+// moduleRoot returns the nearest directory at or above dir holding a
+// cue.mod directory, or "".
+func moduleRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, "cue.mod")); err == nil && fi.IsDir() {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // Lower turns an evaluated description into the IR, resolving references
