@@ -83,9 +83,9 @@ func label(rows []row) string {
 		if r.color != "" {
 			t = `<font color="` + r.color + `">` + t + "</font>"
 		}
-		b.WriteString(`<tr><td align="left">` + t + "</td></tr>")
+		b.WriteString("\n\t\t<tr><td align=\"left\">" + t + "</td></tr>")
 	}
-	b.WriteString("</table>>")
+	b.WriteString("\n\t</table>>")
 	return b.String()
 }
 
@@ -226,8 +226,9 @@ func masterNode(w *dotWriter, b *ir.Board, m *ir.Master) {
 	w.line(1, `m_%s [fillcolor=%q, color=%q, penwidth=%s%s, label=%s];`, m.Key, st.fill, color, pen, font, label(rows))
 }
 
-// cpuClusters draws each cluster with its CPUs and the DPIO portals that
-// serve them.
+// cpuClusters draws each cluster as one node, a table of its CPUs in
+// order with the DPIO portals that serve them; edges reach a CPU through
+// its port, cpuN.
 func cpuClusters(w *dotWriter, b *ir.Board) {
 	isolated := map[int]bool{}
 	for _, c := range b.Policy.IsolatedCPUs {
@@ -239,36 +240,50 @@ func cpuClusters(w *dotWriter, b *ir.Board) {
 			dpios[p.CPU] = append(dpios[p.CPU], p)
 		}
 	}
-	var cpuIDs []string
+	var ids []string
 	for i, c := range b.SoC.Clusters {
-		w.line(1, "subgraph cluster_cpus%d {", i)
 		title := fmt.Sprintf("cluster %d: %s", i, c.Core)
 		if d := b.SoC.DPAA2; d != nil && len(c.CPUs) > 0 {
-			title += fmt.Sprintf(", stash destination %d", d.StashDest(c.CPUs[0]))
+			title += fmt.Sprintf("<br/>stash destination %d", d.StashDest(c.CPUs[0]))
 		}
-		w.line(2, `label=<<b>%s</b>>; style="rounded,filled"; fillcolor="#f7f7f7"; color="#969696"; fontsize=10;`, esc(title))
+		var t strings.Builder
+		t.WriteString(`<<table border="1" cellborder="1" cellspacing="5" cellpadding="6" style="rounded" bgcolor="#f7f7f7" color="#969696">`)
+		fmt.Fprintf(&t, "\n\t\t<tr><td border=\"0\"><font point-size=\"10\"><b>%s</b></font></td></tr>", strings.ReplaceAll(esc(title), "&lt;br/&gt;", "<br/>"))
 		for _, cpu := range c.CPUs {
-			l := fmt.Sprintf("<b>CPU %d</b>", cpu)
-			extra := ""
+			cell := fmt.Sprintf("<b>CPU %d</b>", cpu)
 			if isolated[cpu] {
-				l += "<br/>isolated"
-				extra = `, style="filled,bold"`
+				cell += "<br/>isolated"
 			}
 			for _, p := range dpios[cpu] {
-				l += fmt.Sprintf(`<br/><font color="%s" point-size="9">DPIO %d</font>`, colDPIO, p.ID)
+				cell += fmt.Sprintf(`<br/><font color="%s" point-size="9">DPIO %d</font>`, colDPIO, p.ID)
 			}
-			w.line(2, `cpu%d [shape=box, fillcolor="#ffffff", color="#252525", fontsize=11%s, label=<%s>];`, cpu, extra, l)
-			cpuIDs = append(cpuIDs, "cpu"+strconv.Itoa(cpu))
+			fmt.Fprintf(&t, "\n\t\t<tr><td port=\"cpu%d\" bgcolor=\"#ffffff\" color=\"#252525\">%s</td></tr>", cpu, cell)
 		}
-		w.line(1, "}")
+		t.WriteString("\n\t</table>>")
+		id := fmt.Sprintf("cluster%d", i)
+		ids = append(ids, id)
+		w.line(1, `%s [shape=plain, style="", fontsize=11, label=%s];`, id, t.String())
 	}
-	if len(cpuIDs) > 0 {
-		// The CPUs in one column, in order, top to bottom.
-		w.line(1, "{rank=max; %s;}", strings.Join(cpuIDs, "; "))
-		if len(cpuIDs) > 1 {
-			w.line(1, "%s [style=invis];", strings.Join(cpuIDs, " -> "))
+	if len(ids) > 0 {
+		// The clusters in one column, in order, top to bottom.
+		w.line(1, "{rank=max; %s;}", strings.Join(ids, "; "))
+		if len(ids) > 1 {
+			w.line(1, "%s [style=invis];", strings.Join(ids, " -> "))
 		}
 	}
+}
+
+// cpuPort returns the DOT endpoint of a CPU: its cell in its cluster's
+// node, entered from the west.
+func cpuPort(b *ir.Board, cpu int) string {
+	for i, c := range b.SoC.Clusters {
+		for _, x := range c.CPUs {
+			if x == cpu {
+				return fmt.Sprintf("cluster%d:cpu%d:w", i, cpu)
+			}
+		}
+	}
+	return fmt.Sprintf("cpu%d", cpu) // a CPU of no cluster: a node of its own
 }
 
 // irqPins draws each pinned IRQ: from the masters that declare it, to
@@ -282,7 +297,7 @@ func irqPins(w *dotWriter, b *ir.Board) {
 			w.line(1, "m_%s -> %s [color=%q];", m.Key, id, colIRQ)
 		}
 		for _, c := range ir.SortedCPUs(p.CPUs) {
-			w.line(1, "%s -> cpu%d [color=%q];", id, c, colIRQ)
+			w.line(1, "%s -> %s [color=%q];", id, cpuPort(b, c), colIRQ)
 		}
 	}
 }
@@ -353,7 +368,7 @@ func steering(w *dotWriter, b *ir.Board) {
 		}
 		sort.Ints(cpus)
 		for _, c := range cpus {
-			w.line(1, "%s -> cpu%d [color=%q, fontcolor=%q, label=<%s>];", id, c, color, color, esc(queueList(g.queues[c])))
+			w.line(1, "%s -> %s [color=%q, fontcolor=%q, label=<%s>];", id, cpuPort(b, c), color, color, esc(queueList(g.queues[c])))
 		}
 	}
 }
