@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,11 +10,13 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"boardc.dev/boardc/internal/golden"
+	"boardc.dev/boardc/outputs/report/layout"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"boardc": func() { os.Exit(run(os.Args[1:])) },
+		"boardc":        func() { os.Exit(run(os.Args[1:])) },
+		"boardc-layout": layoutMain,
 	})
 }
 
@@ -32,4 +36,20 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// layoutMain is cmd/boardc-layout in the test binary, so that scripts
+// find boardc-layout on PATH as boardc report does once installed.
+func layoutMain() {
+	dot, err := io.ReadAll(os.Stdin)
+	if err == nil {
+		var svg []byte
+		if svg, err = layout.SVG(dot); err == nil {
+			_, err = os.Stdout.Write(svg)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "boardc-layout: %v\n", err)
+		os.Exit(1)
+	}
 }

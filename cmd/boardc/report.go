@@ -162,7 +162,10 @@ func layoutSVG(dot []byte) ([]byte, error) {
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: %v: %s", prog, err, strings.TrimSpace(stderr.String()))
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("%s: %v: %s", prog, err, msg)
+		}
+		return nil, fmt.Errorf("%s: %v", prog, err)
 	}
 	return out.Bytes(), nil
 }
