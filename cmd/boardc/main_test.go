@@ -1,22 +1,19 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"boardc.dev/boardc/internal/golden"
-	"boardc.dev/boardc/outputs/report/layout"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"boardc":        func() { os.Exit(run(os.Args[1:])) },
-		"boardc-layout": layoutMain,
+		"boardc": func() { os.Exit(run(os.Args[1:])) },
 	})
 }
 
@@ -35,21 +32,26 @@ func TestScripts(t *testing.T) {
 			env.Setenv("BOARDS", boards)
 			return nil
 		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"build-layout": buildLayout,
+		},
 	})
 }
 
-// layoutMain is cmd/boardc-layout in the test binary, so that scripts
-// find boardc-layout on PATH as boardc report does once installed.
-func layoutMain() {
-	dot, err := io.ReadAll(os.Stdin)
-	if err == nil {
-		var svg []byte
-		if svg, err = layout.SVG(dot); err == nil {
-			_, err = os.Stdout.Write(svg)
-		}
+// buildLayout is the scripts' command build-layout: it builds
+// cmd/boardc-layout into $WORK and points $BOARDC_LAYOUT at it, for
+// boardc report. The program is not linked into this test binary: its
+// layout engine compiles itself whenever a program linking it starts,
+// and fails there when another user's cache is in the way (see
+// TestUnreadableUnprivileged, which runs this binary as nobody).
+func buildLayout(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 0 {
+		ts.Fatalf("usage: build-layout")
 	}
+	bin := filepath.Join(ts.Getenv("WORK"), "bin", "boardc-layout")
+	out, err := exec.Command("go", "build", "-o", bin, "boardc.dev/boardc/cmd/boardc-layout").CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "boardc-layout: %v\n", err)
-		os.Exit(1)
+		ts.Fatalf("go build boardc-layout: %v\n%s", err, out)
 	}
+	ts.Setenv("BOARDC_LAYOUT", bin)
 }

@@ -157,7 +157,16 @@ func layoutSVG(dot []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	cache, done, err := layoutCache()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	cmd := exec.Command(prog)
+	// The layout engine keeps its compiled WebAssembly in $TMPDIR: a
+	// directory of this user's, so that another user's cache, which it
+	// cannot read, does not make it fail.
+	cmd.Env = append(os.Environ(), "TMPDIR="+cache)
 	cmd.Stdin = bytes.NewReader(dot)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -168,6 +177,23 @@ func layoutSVG(dot []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", prog, err)
 	}
 	return out.Bytes(), nil
+}
+
+// layoutCache returns the directory the layout program keeps its cache
+// in: $XDG_CACHE_HOME/boardc (~/.cache/boardc), or where there is none a
+// temporary directory that done removes.
+func layoutCache() (dir string, done func(), err error) {
+	if base, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(base, "boardc")
+		if os.MkdirAll(dir, 0o700) == nil {
+			return dir, func() {}, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "boardc-layout")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
 // findLayout returns the layout program: $BOARDC_LAYOUT, else
