@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/outputs/report"
 )
@@ -135,6 +136,7 @@ func reportFiles(r *compiler.Result) ([]outputs.File, error) {
 			in.Outputs = append(in.Outputs, o)
 		}
 	}
+	in.Source = readSources(r.Board)
 	dot := report.DOT(in)
 	svg, err := layoutSVG(dot)
 	if err != nil {
@@ -149,6 +151,34 @@ func reportFiles(r *compiler.Result) ([]outputs.File, error) {
 		{Path: "topology.dot", Data: dot},
 		{Path: "topology.svg", Data: svg},
 	}, nil
+}
+
+// readSources reads the board's description files, by their path
+// relative to its CUE module root, for the page to quote. A file that
+// cannot be read is left out: its lines are not quoted.
+func readSources(b *ir.Board) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range b.Sources {
+		if rel := relOf(f, b.SourcesRel); rel != "" {
+			if data, err := os.ReadFile(f); err == nil {
+				out[rel] = strings.Split(string(data), "\n")
+			}
+		}
+	}
+	return out
+}
+
+// relOf returns the longest of rels that file ends with, as a path, ""
+// when none.
+func relOf(file string, rels []string) string {
+	slash := filepath.ToSlash(file)
+	best := ""
+	for _, rel := range rels {
+		if (slash == rel || strings.HasSuffix(slash, "/"+rel)) && len(rel) > len(best) {
+			best = rel
+		}
+	}
+	return best
 }
 
 // layoutSVG runs the layout program on dot.

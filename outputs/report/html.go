@@ -62,7 +62,7 @@ type pageData struct {
 	Buses   []busRow
 	CPUs    []cpuRow
 	Diags   []diagRow
-	Outputs []Output
+	Outputs []outputRow
 	Counts  []countRow
 	Short   int
 }
@@ -92,9 +92,24 @@ type cpuRow struct {
 }
 
 type diagRow struct {
-	Severity, Code, Pos, Message string
-	Notes                        []string
+	Severity, Code, Pos, Message, Quote string
+	Notes                               []string
 }
+
+type outputRow struct {
+	Path  string
+	Lines []linesRow
+}
+
+type linesRow struct {
+	At    string
+	Refs  []string
+	Facts []fact
+}
+
+// fact is a position behind generated lines and the description line
+// there.
+type fact struct{ Pos, Quote string }
 
 func (d *pageData) fill(in *Input) {
 	b := in.Board
@@ -175,7 +190,8 @@ func (d *pageData) fill(in *Input) {
 	}
 	d.fillCPUs(b)
 	for _, x := range in.Diagnostics {
-		r := diagRow{Severity: x.Severity.String(), Code: x.Code, Pos: x.Pos.String(), Message: x.Message}
+		r := diagRow{Severity: x.Severity.String(), Code: x.Code, Pos: x.Pos.String(), Message: x.Message,
+			Quote: in.quote(x.Pos.Src, x.Pos.Line)}
 		for _, n := range x.Notes {
 			if n.Pos.IsValid() {
 				r.Notes = append(r.Notes, n.Pos.String()+": "+n.Message)
@@ -185,7 +201,20 @@ func (d *pageData) fill(in *Input) {
 		}
 		d.Diags = append(d.Diags, r)
 	}
-	d.Outputs = in.Outputs
+	for _, o := range in.Outputs {
+		row := outputRow{Path: o.Path}
+		for _, l := range o.Lines {
+			lr := linesRow{At: l.At}
+			for _, r := range l.Refs {
+				lr.Refs = append(lr.Refs, string(r))
+			}
+			for _, p := range l.Pos {
+				lr.Facts = append(lr.Facts, fact{Pos: p, Quote: in.quotePos(p)})
+			}
+			row.Lines = append(row.Lines, lr)
+		}
+		d.Outputs = append(d.Outputs, row)
+	}
 }
 
 // fillCPUs lists, per CPU, what lands on it.

@@ -14,6 +14,8 @@ package report
 import (
 	"fmt"
 	"math/bits"
+	"strconv"
+	"strings"
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -27,6 +29,34 @@ type Input struct {
 	// Outputs are the board's output files with the origin of their
 	// lines, as the manifest records them, sorted by path.
 	Outputs []Output
+	// Source holds the description's files, by their path relative to
+	// its CUE module root (as ir.Pos.Src and the manifest name them),
+	// split into lines: the page quotes the line of each fact behind an
+	// output and of each diagnostic. Nil quotes none.
+	Source map[string][]string
+}
+
+// quote returns line n (from 1) of file src as the page quotes it, ""
+// when the file or the line is not there.
+func (in *Input) quote(src string, n int) string {
+	lines := in.Source[src]
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[n-1])
+}
+
+// quotePos quotes the line a manifest position, "src:line", names.
+func (in *Input) quotePos(pos string) string {
+	i := strings.LastIndexByte(pos, ':')
+	if i < 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(pos[i+1:])
+	if err != nil {
+		return ""
+	}
+	return in.quote(pos[:i], n)
 }
 
 // Output is one generated file and the origins of its lines.

@@ -6,6 +6,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"html"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,6 +47,16 @@ func input(t testing.TB, r *compiler.Result) *report.Input {
 	}
 	if len(in.Outputs) == 0 {
 		t.Fatalf("%s: no outputs in the manifest", r.Board.Name)
+	}
+	// The description's files by module-relative path, as boardc report
+	// reads them; the in-tree module root is boards/.
+	in.Source = map[string][]string{}
+	for _, rel := range r.Board.SourcesRel {
+		data, err := os.ReadFile(filepath.Join(boardsDir, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Source[rel] = strings.Split(string(data), "\n")
 	}
 	return in
 }
@@ -165,6 +177,7 @@ func TestHTML(t *testing.T) {
 				t.Errorf("%s: the page holds %q: it must load nothing", r.Board.Name, bad)
 			}
 		}
+		unescaped := html.UnescapeString(s)
 		if n := strings.Count(s, "<svg"); n != 1 {
 			t.Errorf("%s: %d <svg> elements, want the picture inline once", r.Board.Name, n)
 		}
@@ -181,6 +194,22 @@ func TestHTML(t *testing.T) {
 		for _, o := range in.Outputs {
 			if !strings.Contains(s, "<code>"+o.Path+"</code>") {
 				t.Errorf("%s: output %s not on the page", r.Board.Name, o.Path)
+			}
+			// Each fact behind an output's lines is quoted from the
+			// description, where the line holds text.
+			for _, l := range o.Lines {
+				for _, p := range l.Pos {
+					file, n, _ := strings.Cut(p, ":")
+					line, _ := strconv.Atoi(n)
+					text := strings.TrimSpace(in.Source[file][line-1])
+					want := `<span class="mono src">` + p + "</span>"
+					if text != "" {
+						want += ` <span class="quote">` + text + "</span>"
+					}
+					if !strings.Contains(unescaped, want) {
+						t.Errorf("%s: %s: no %s", r.Board.Name, o.Path, want)
+					}
+				}
 			}
 		}
 	}
