@@ -239,3 +239,10 @@ func SystemdEscape(s string) string {
 	}
 	return b.String()
 }
+
+// OneLine makes s one line of text, as every policy makes free text:
+// control characters, line and paragraph separators, bidirectional
+// controls and bytes that are not UTF-8 become '?'. An output written
+// without a Printer (the report's DOT and HTML) applies it to
+// description text before its own escaping.
+func OneLine(s string) string { return oneLine(s) }

@@ -15,6 +15,7 @@ command -v busybox >/dev/null || need+=(busybox)
 command -v unshare >/dev/null || need+=(util-linux)
 command -v make >/dev/null || need+=(make)
 command -v gcc >/dev/null && command -v cpp >/dev/null || need+=(gcc cpp)
+command -v chromium >/dev/null || need+=(chromium fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/outputs"
 )
 
 func newBuild() *cobra.Command {
@@ -16,6 +17,7 @@ func newBuild() *cobra.Command {
 		depFile    string
 		depTargets []string
 		check      bool
+		withReport bool
 		f          diagFlags
 	)
 	c := &cobra.Command{
@@ -79,6 +81,14 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if check {
 				return reportDrift(cmd, outDir, results)
 			}
+			// The reports are made before anything is written, and
+			// written under the lock.
+			var writeReports func(func(string, []outputs.File) ([]string, error)) error
+			if withReport {
+				if writeReports, err = buildReports(cmd, outDir, results, f.verbose); err != nil {
+					return err
+				}
+			}
 			// One lock over the sets and the depfile: concurrent builds
 			// into outDir take turns.
 			unlock, err := lockOut(outDir)
@@ -88,6 +98,11 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			defer unlock()
 			if err := writeOutputs(cmd, outDir, results, f.verbose); err != nil {
 				return ioError(cmd, err)
+			}
+			if writeReports != nil {
+				if err := writeReports(writeFilesLocked); err != nil {
+					return ioError(cmd, err)
+				}
 			}
 			if depFile != "" {
 				wrote, err := writeIfChanged(depFile, depfile(outDir, depTargets, results))
@@ -106,7 +121,9 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	c.Flags().StringVar(&depFile, "depfile", "", "write a Make dependency file of the outputs on the CUE inputs to `FILE`")
 	c.Flags().StringArrayVar(&depTargets, "depfile-target", nil, "use `TARGET` instead of the outputs as the depfile's target (repeatable)")
 	c.Flags().BoolVar(&check, "check", false, "write nothing; print how DIR/<board>/ differs from a fresh build and exit 1 on drift")
+	c.Flags().BoolVar(&withReport, "report", false, "also draw each board's topology into DIR/<board>.report/ (see boardc report)")
 	c.MarkFlagsMutuallyExclusive("check", "depfile")
+	c.MarkFlagsMutuallyExclusive("check", "report")
 	f.register(c)
 	return c
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -31,5 +32,26 @@ func TestScripts(t *testing.T) {
 			env.Setenv("BOARDS", boards)
 			return nil
 		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"build-layout": buildLayout,
+		},
 	})
+}
+
+// buildLayout is the scripts' command build-layout: it builds
+// cmd/boardc-layout into $WORK and points $BOARDC_LAYOUT at it, for
+// boardc report. The program is not linked into this test binary: its
+// layout engine compiles itself whenever a program linking it starts,
+// and fails there when another user's cache is in the way (see
+// TestUnreadableUnprivileged, which runs this binary as nobody).
+func buildLayout(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 0 {
+		ts.Fatalf("usage: build-layout")
+	}
+	bin := filepath.Join(ts.Getenv("WORK"), "bin", "boardc-layout")
+	out, err := exec.Command("go", "build", "-o", bin, "boardc.dev/boardc/cmd/boardc-layout").CombinedOutput()
+	if err != nil {
+		ts.Fatalf("go build boardc-layout: %v\n%s", err, out)
+	}
+	ts.Setenv("BOARDC_LAYOUT", bin)
 }

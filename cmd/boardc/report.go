@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
+	"boardc.dev/boardc/outputs/report"
+)
+
+// layoutProgram is the program that lays out a report's DOT as SVG; see
+// cmd/boardc-layout.
+const layoutProgram = "boardc-layout"
+
+// reportLayoutHelp says where boardc finds the layout program.
+const reportLayoutHelp = `The picture is laid out by Graphviz's dot layout, compiled to WebAssembly
+and run in pure Go by the ` + layoutProgram + ` program (nothing else to install):
+boardc looks for it in $BOARDC_LAYOUT, beside the boardc executable, then
+on PATH. Install both with: go install boardc.dev/boardc/cmd/...@latest`
+
+func newReport() *cobra.Command {
+	var (
+		outDir string
+		f      diagFlags
+	)
+	c := &cobra.Command{
+		Use:   "report [-o DIR] BOARD...",
+		Short: "Draw each board's topology into DIR/<board>/report.html",
+		Long: `report checks each BOARD and writes a picture of it to DIR/<board>/:
+
+  report.html   one self-contained page (it loads nothing): the picture, then
+                tables of the masters, buses and CPUs, the diagnostics with
+                their positions, and the description lines behind each
+                output file
+  topology.svg  the picture: memory, the bus tree with each bus's coherency
+                fact and dma-ranges, each DMA master's coherency state and
+                DMA reach against the top of RAM (a master that cannot reach
+                all of it is drawn in red), and the DPIO portals, pinned
+                IRQs and RPS/XPS steering drawn as edges to the CPUs of each
+                cluster
+  topology.dot  the picture as Graphviz DOT, before layout
+
+Nothing is written for a board with errors, and files whose content did
+not change are left untouched. boardc build --report writes the same files
+to DIR/<board>.report/.
+
+` + reportLayoutHelp + `
+
+` + boardRule,
+		Example: `  boardc report boards/espressobin
+  boardc report -o report ./boards/...`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.validate(); err != nil {
+				return usageError(cmd, err)
+			}
+			results, err := compileArgs(cmd, args, &f)
+			if err != nil {
+				return err
+			}
+			write, err := makeReports(cmd, results, func(board string) string { return filepath.Join(outDir, board) }, f.verbose)
+			if err != nil {
+				return err
+			}
+			if err := write(writeFiles); err != nil {
+				return ioError(cmd, err)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&outDir, "out", "o", "report", "output directory; each board's report goes to DIR/<board>/")
+	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "list the files written")
+	f.register(c)
+	return c
+}
+
+// buildReports is build --report: each board's report beside its outputs,
+// in outDir/<board>.report/ (a board name holds no '.', so it is no
+// board's directory, and boardc diff of DIR/<board>/ does not see it).
+// It makes the reports and returns the function that writes them, so
+// that build writes nothing when a layout fails.
+func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, verbose bool) (func(write func(string, []outputs.File) ([]string, error)) error, error) {
+	return makeReports(cmd, results, func(board string) string { return filepath.Join(outDir, board+".report") }, verbose)
+}
+
+// makeReports makes every board's report and returns the function that
+// writes each to dir(board) with write (writeFiles, or writeFilesLocked
+// under a lock already held).
+func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board string) string, verbose bool) (func(write func(string, []outputs.File) ([]string, error)) error, error) {
+	files := make([][]outputs.File, len(results))
+	for i, r := range results {
+		fs, err := reportFiles(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Board.Name, err)
+		}
+		files[i] = fs
+	}
+	return func(write func(string, []outputs.File) ([]string, error)) error {
+		for i, r := range results {
+			written, err := write(dir(r.Board.Name), files[i])
+			if err != nil {
+				return err
+			}
+			if verbose {
+				for _, w := range written {
+					fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", w)
+				}
+			}
+		}
+		return nil
+	}, nil
+}
+
+// reportFiles makes a compiled board's report.
+func reportFiles(r *compiler.Result) ([]outputs.File, error) {
+	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics}
+	for _, f := range r.Files {
+		if f.Path != compiler.ManifestPath {
+			continue
+		}
+		var m compiler.Manifest
+		if err := json.Unmarshal(f.Data, &m); err != nil {
+			return nil, fmt.Errorf("reading the manifest: %w", err)
+		}
+		for _, mf := range m.Files {
+			o := report.Output{Path: mf.Path}
+			for _, l := range mf.Lines {
+				o.Lines = append(o.Lines, report.Lines{At: l.At, Refs: l.Refs, Pos: l.Pos})
+			}
+			in.Outputs = append(in.Outputs, o)
+		}
+	}
+	in.Source = readSources(r.Board)
+	dot := report.DOT(in)
+	svg, err := layoutSVG(dot)
+	if err != nil {
+		return nil, err
+	}
+	page, err := report.HTML(in, svg)
+	if err != nil {
+		return nil, err
+	}
+	return []outputs.File{
+		{Path: "report.html", Data: page},
+		{Path: "topology.dot", Data: dot},
+		{Path: "topology.svg", Data: svg},
+	}, nil
+}
+
+// readSources reads the board's description files, by their path
+// relative to its CUE module root, for the page to quote. A file that
+// cannot be read is left out: its lines are not quoted.
+func readSources(b *ir.Board) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range b.Sources {
+		if rel := relOf(f, b.SourcesRel); rel != "" {
+			if data, err := os.ReadFile(f); err == nil {
+				out[rel] = strings.Split(string(data), "\n")
+			}
+		}
+	}
+	return out
+}
+
+// relOf returns the longest of rels that file ends with, as a path, ""
+// when none.
+func relOf(file string, rels []string) string {
+	slash := filepath.ToSlash(file)
+	best := ""
+	for _, rel := range rels {
+		if (slash == rel || strings.HasSuffix(slash, "/"+rel)) && len(rel) > len(best) {
+			best = rel
+		}
+	}
+	return best
+}
+
+// layoutSVG runs the layout program on dot.
+func layoutSVG(dot []byte) ([]byte, error) {
+	prog, err := findLayout()
+	if err != nil {
+		return nil, err
+	}
+	cache, done, err := layoutCache()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	cmd := exec.Command(prog)
+	// The layout engine keeps its compiled WebAssembly in $TMPDIR: a
+	// directory of this user's, so that another user's cache, which it
+	// cannot read, does not make it fail.
+	cmd.Env = append(os.Environ(), "TMPDIR="+cache)
+	cmd.Stdin = bytes.NewReader(dot)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("%s: %v: %s", prog, err, msg)
+		}
+		return nil, fmt.Errorf("%s: %v", prog, err)
+	}
+	return out.Bytes(), nil
+}
+
+// layoutCache returns the directory the layout program keeps its cache
+// in: $XDG_CACHE_HOME/boardc (~/.cache/boardc), or where there is none a
+// temporary directory that done removes.
+func layoutCache() (dir string, done func(), err error) {
+	if base, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(base, "boardc")
+		if os.MkdirAll(dir, 0o700) == nil {
+			return dir, func() {}, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "boardc-layout")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// findLayout returns the layout program: $BOARDC_LAYOUT, else
+// boardc-layout beside this executable, else on PATH.
+func findLayout() (string, error) {
+	if p := os.Getenv("BOARDC_LAYOUT"); p != "" {
+		return p, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), layoutProgram)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(layoutProgram)
+	if err != nil {
+		return "", errors.New(layoutProgram + " not found beside boardc nor on PATH; install it with: go install boardc.dev/boardc/cmd/boardc-layout@latest")
+	}
+	return p, nil
+}

@@ -1,0 +1,39 @@
+// Package layout lays out a report's DOT and renders it as SVG with
+// Graphviz compiled to WebAssembly and run by a pure-Go runtime
+// (github.com/goccy/go-graphviz, on wazero): nothing needs installing.
+//
+// That library compiles its WebAssembly module when the program starts
+// (an init function), which costs every process that links it about
+// 50 ms with its compilation cache warm and 0.9 s cold. So that boardc's
+// other commands do not pay it, only the boardc-layout program links this
+// package; boardc report runs that program.
+package layout
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	graphviz "github.com/goccy/go-graphviz"
+)
+
+// SVG lays out dot with Graphviz's dot layout and returns the picture
+// as SVG.
+func SVG(dot []byte) ([]byte, error) {
+	ctx := context.Background()
+	g, err := graphviz.New(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("starting graphviz: %w", err)
+	}
+	defer g.Close()
+	graph, err := graphviz.ParseBytes(dot)
+	if err != nil {
+		return nil, fmt.Errorf("parsing the DOT: %w", err)
+	}
+	defer graph.Close()
+	var buf bytes.Buffer
+	if err := g.Render(ctx, graph, graphviz.SVG, &buf); err != nil {
+		return nil, fmt.Errorf("laying out: %w", err)
+	}
+	return buf.Bytes(), nil
+}

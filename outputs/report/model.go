@@ -1,0 +1,240 @@
+// Package report draws a board: its bus tree with the coherency fact and
+// dma-ranges of each bus, each DMA master's coherency state and DMA reach
+// against the top of RAM, the CPU clusters with the DPIO portals, pinned
+// IRQs and RPS/XPS steering that land on each CPU, the diagnostics, and
+// the description lines behind each output file.
+//
+// The picture is made as Graphviz DOT (DOT), deterministic text that tests
+// compare with golden files; a layout engine turns it into SVG (see
+// package layout), and HTML wraps the SVG and the tables into one
+// self-contained page. The package sees only the IR and the data handed
+// to it in an Input: it never loads a description and never writes.
+package report
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// Input is what a report is made from: a compiled board, its
+// diagnostics, and where each output's lines come from.
+type Input struct {
+	Board       *ir.Board
+	Diagnostics diag.List
+	// Outputs are the board's output files with the origin of their
+	// lines, as the manifest records them, sorted by path.
+	Outputs []Output
+	// Source holds the description's files, by their path relative to
+	// its CUE module root (as ir.Pos.Src and the manifest name them),
+	// split into lines: the page quotes the line of each fact behind an
+	// output and of each diagnostic. Nil quotes none.
+	Source map[string][]string
+}
+
+// quote returns line n (from 1) of file src as the page quotes it, ""
+// when the file or the line is not there.
+func (in *Input) quote(src string, n int) string {
+	lines := in.Source[src]
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[n-1])
+}
+
+// quotePos quotes the line a manifest position, "src:line", names.
+func (in *Input) quotePos(pos string) string {
+	i := strings.LastIndexByte(pos, ':')
+	if i < 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(pos[i+1:])
+	if err != nil {
+		return ""
+	}
+	return in.quote(pos[:i], n)
+}
+
+// Output is one generated file and the origins of its lines.
+type Output struct {
+	Path  string
+	Lines []Lines
+}
+
+// Lines are the lines of an output that share one origin.
+type Lines struct {
+	// At lists the lines as runs, "27-28,30".
+	At string
+	// Refs are the description elements the lines are made from.
+	Refs []ir.Ref
+	// Pos are the positions (src:line) of the facts behind the lines.
+	Pos []string
+}
+
+// State is a master's coherency state as the report shows it.
+type State int
+
+// The states of a master, in the order the legend lists them.
+const (
+	// Coherent: a coherent bus whose fact covers all its masters.
+	Coherent State = iota
+	// Verified: the master's own fact on a coherent bus says coherent.
+	Verified
+	// Opportunity: a coherent bus covering verified masters only, and no
+	// fact of the master's own: left non-coherent, reported by BC0104.
+	Opportunity
+	// NonCoherent: the bus cannot snoop the CPU caches.
+	NonCoherent
+	// OptedOut: the master's own fact on a coherent bus opts it out.
+	OptedOut
+	// Disabled: the master is not enabled on this board.
+	Disabled
+)
+
+// states are the states' names and colours, by State.
+var states = [...]struct{ name, fill, border string }{
+	Coherent:    {"coherent", "#a1d99b", "#238b45"},
+	Verified:    {"coherent (verified)", "#41ab5d", "#00441b"},
+	Opportunity: {"unverified opportunity", "#fdd0a2", "#d94801"},
+	NonCoherent: {"non-coherent", "#c6dbef", "#2171b5"},
+	OptedOut:    {"opted out", "#dadaeb", "#54278f"},
+	Disabled:    {"disabled", "#ffffff", "#969696"},
+}
+
+// String returns the state's name as the legend prints it.
+func (s State) String() string { return states[s].name }
+
+// StateOf returns the state of m.
+func StateOf(m *ir.Master) State {
+	if !m.Enabled {
+		return Disabled
+	}
+	switch m.Coherence() {
+	case ir.Inherited:
+		return Coherent
+	case ir.Verified:
+		return Verified
+	case ir.Unverified:
+		return Opportunity
+	case ir.OptedOut:
+		return OptedOut
+	}
+	return NonCoherent
+}
+
+// Reach is how far a master's DMA reaches, against the top of RAM.
+type Reach struct {
+	// Limit is one past the highest address the master's DMA reaches
+	// (0 for the whole 64-bit space).
+	Limit uint64
+	// By says what sets the limit: "mask" (the master's streaming DMA
+	// width), or the bus whose width or dma-ranges window is narrower.
+	By string
+	// IOMMU names the IOMMU the master is behind, if any: the DMA API
+	// then hands it I/O virtual addresses below its mask wherever the
+	// RAM is (drivers/iommu/dma-iommu.c, iommu_dma_alloc_iova()).
+	IOMMU string
+	// Short is true when RAM reaches above Limit and no IOMMU remaps:
+	// buffers above it bounce through swiotlb.
+	Short bool
+}
+
+// limitOfBits returns one past the highest address n bits express, 0 for
+// 64 bits or more.
+func limitOfBits(n int) uint64 {
+	if n <= 0 || n >= 64 {
+		return 0
+	}
+	return 1 << uint(n)
+}
+
+// below reports whether limit a is lower than limit b (0 is no limit).
+func below(a, b uint64) bool { return a != 0 && (b == 0 || a < b) }
+
+// ReachOf returns the DMA reach of m on board b: the narrowest of its
+// streaming mask, the address width of each bus on its path, and the
+// highest address each bus's dma-ranges windows translate to (a bus
+// window is a (child, parent, size) triplet: the device-side addresses
+// child..child+size reach CPU addresses parent..parent+size,
+// drivers/of/address.c of_dma_get_range()).
+func ReachOf(b *ir.Board, m *ir.Master) Reach {
+	r := Reach{Limit: limitOfBits(m.DMABits), By: "mask", IOMMU: m.IOMMU}
+	for _, bus := range append([]*ir.Bus{m.Bus}, m.Bus.Ancestors()...) {
+		if l := limitOfBits(bus.AddressBits); below(l, r.Limit) {
+			r.Limit, r.By = l, "bus "+bus.Key+" width"
+		}
+		if len(bus.DMARanges) == 0 {
+			continue
+		}
+		var top uint64
+		wide := false
+		for _, w := range bus.DMARanges {
+			end := w.Parent + w.Size
+			if end < w.Parent {
+				wide = true
+			}
+			top = max(top, end)
+		}
+		if !wide && below(top, r.Limit) {
+			r.Limit, r.By = top, "bus "+bus.Key+" dma-ranges"
+		}
+	}
+	if ram := b.RAMTop(); ram != 0 && r.IOMMU == "" {
+		r.Short = r.Limit != 0 && (ram == ^uint64(0) || ram > r.Limit)
+	}
+	return r
+}
+
+// ReachText says how far a master that reaches all RAM reaches.
+func ReachText(r Reach) string {
+	switch {
+	case r.IOMMU != "":
+		return "reaches all RAM through IOMMU " + r.IOMMU
+	case r.Limit == 0:
+		return "reaches all RAM (64-bit)"
+	}
+	return "reaches " + Size(r.Limit) + ": all RAM"
+}
+
+// Size formats a byte count or a limit as the report prints it: a power
+// of two as "4 GiB", anything else in hex; 0 as "2^64".
+func Size(n uint64) string {
+	if n == 0 {
+		return "16 EiB"
+	}
+	if n&(n-1) == 0 {
+		units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+		e := bits.TrailingZeros64(n)
+		return fmt.Sprintf("%d %s", uint64(1)<<uint(e%10), units[e/10])
+	}
+	return fmt.Sprintf("%#x", n)
+}
+
+// Addr formats an address in hex with '_' every four digits.
+func Addr(n uint64) string {
+	s := fmt.Sprintf("%x", n)
+	out := make([]byte, 0, len(s)+len(s)/4+2)
+	out = append(out, "0x"...)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%4 == 0 {
+			out = append(out, '_')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+// CoherencyText says what a bus's coherency fact covers.
+func CoherencyText(bus *ir.Bus) string {
+	switch {
+	case !bus.Coherency.Coherent:
+		return "non-coherent"
+	case bus.Coherency.Masters == ir.ScopeAll:
+		return "coherent for all masters"
+	}
+	return "coherent for verified masters only"
+}

@@ -1,0 +1,91 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// TestReachOf: a master's reach is the narrowest of its mask, its buses'
+// widths and their dma-ranges windows; an IOMMU reaches all RAM.
+func TestReachOf(t *testing.T) {
+	root := &ir.Bus{Key: "soc", AddressBits: 48, DMARanges: []ir.DMARange{{Child: 0, Parent: 0, Size: 1 << 40}}, HasDMARanges: true}
+	narrow := &ir.Bus{Key: "narrow", Parent: root, AddressBits: 36}
+	wide := &ir.Bus{Key: "wide", Parent: root}
+	board := &ir.Board{Memory: []ir.MemRegion{{Base: 0x8000_0000, Size: 0x8000_0000}, {Base: 0x88_0000_0000, Size: 1 << 33}}}
+	ramTop := uint64(0x8a_0000_0000) // 552 GiB: past 36 bits, below 40
+	for _, c := range []struct {
+		name  string
+		m     *ir.Master
+		limit uint64
+		by    string
+		short bool
+	}{
+		{"mask", &ir.Master{DMABits: 32, Bus: wide}, 1 << 32, "mask", true},
+		{"bus width", &ir.Master{DMABits: 40, Bus: narrow}, 1 << 36, "bus narrow width", true},
+		{"dma-ranges", &ir.Master{DMABits: 48, Bus: wide}, 1 << 40, "bus soc dma-ranges", false},
+		{"64 bits on a bus of 64", &ir.Master{DMABits: 64, Bus: &ir.Bus{Key: "top"}}, 0, "mask", false},
+		{"iommu", &ir.Master{DMABits: 32, Bus: wide, IOMMU: "smmu"}, 1 << 32, "mask", false},
+	} {
+		if board.RAMTop() != ramTop {
+			t.Fatalf("RAM top %#x", board.RAMTop())
+		}
+		r := ReachOf(board, c.m)
+		if r.Limit != c.limit || r.By != c.by || r.Short != c.short {
+			t.Errorf("%s: reach %#x by %q short %v, want %#x by %q short %v", c.name, r.Limit, r.By, r.Short, c.limit, c.by, c.short)
+		}
+	}
+}
+
+// TestStateOf maps every way a master's coherency is decided to the state
+// the report draws.
+func TestStateOf(t *testing.T) {
+	all := &ir.Bus{Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeAll}}
+	verified := &ir.Bus{Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeVerified}}
+	none := &ir.Bus{}
+	yes := &ir.MasterCoherency{Coherent: true, Source: "s"}
+	no := &ir.MasterCoherency{Reason: "r"}
+	for _, c := range []struct {
+		m    ir.Master
+		want State
+	}{
+		{ir.Master{Bus: all, Enabled: true}, Coherent},
+		{ir.Master{Bus: verified, Coherency: yes, Enabled: true}, Verified},
+		{ir.Master{Bus: verified, Enabled: true}, Opportunity},
+		{ir.Master{Bus: none, Coherency: yes, Enabled: true}, NonCoherent},
+		{ir.Master{Bus: all, Coherency: no, Enabled: true}, OptedOut},
+		{ir.Master{Bus: all}, Disabled},
+	} {
+		if got := StateOf(&c.m); got != c.want {
+			t.Errorf("%+v: %v, want %v", c.m, got, c.want)
+		}
+	}
+}
+
+// TestEscaping: text from the description cannot break out of a DOT
+// label or an HTML element.
+func TestEscaping(t *testing.T) {
+	bus := &ir.Bus{Key: "soc", Node: ir.Node{Path: "/soc"}, Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeAll, Source: `<script>alert(1)</script>`}}
+	m := &ir.Master{Key: "dma", Bus: bus, DMABits: 32, Enabled: true, Compatible: []string{`v,"x"&<b>`},
+		IRQs: []ir.IRQ{{Key: "q", Name: "irq<b>>\n]; evil [label=x"}}}
+	b := &ir.Board{Name: "hostile", Model: "</title><script>x</script>",
+		SoC:    ir.SoC{Name: "s", Buses: []*ir.Bus{bus}, Masters: []*ir.Master{m}, Clusters: []ir.Cluster{{Core: "c<", CPUs: []int{0}}}},
+		Policy: ir.Policy{IRQs: []ir.IRQPin{{IRQ: "irq<b>>\n]; evil [label=x", CPUs: []int{0}}}},
+	}
+	b.ResolvePolicy()
+	dot := string(DOT(&Input{Board: b}))
+	if strings.Contains(dot, "irq<b>>") || strings.Contains(dot, "\n]; evil") || strings.Contains(dot, "cluster 0: c<") {
+		t.Errorf("description text unescaped in the DOT:\n%s", dot)
+	}
+	if !strings.Contains(dot, "IRQ <b>irq&lt;b&gt;&gt;?]; evil [label=x</b>") {
+		t.Errorf("the IRQ's name is not escaped as expected:\n%s", dot)
+	}
+	page, err := HTML(&Input{Board: b}, []byte("<svg></svg>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(page); strings.Contains(s, "<script") || !strings.Contains(s, "&lt;/title&gt;&lt;script&gt;") {
+		t.Errorf("description text unescaped on the page:\n%s", s)
+	}
+}
