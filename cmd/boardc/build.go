@@ -89,5 +89,6 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	c.Flags().BoolVar(&check, "check", false, "write nothing; print how DIR/<board>/ differs from a fresh build and exit 1 on drift")
 	c.MarkFlagsMutuallyExclusive("check", "depfile")
 	f.register(c)
+	f.base.register(c)
 	return c
 }
