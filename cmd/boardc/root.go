@@ -59,7 +59,7 @@ Exit status: 0 success, 1 the description has errors, 2 usage or internal error.
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newBuild(), newVet(), newDiff(), newList(), newExplain(), newSchema(), newChecks(), newVersion(), newMigrate())
+	root.AddCommand(newBuild(), newVet(), newDiff(), newList(), newExplain(), newSchema(), newChecks(), newVersion(), newMigrate(), newImport())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, err)
 	})

@@ -17,9 +17,10 @@ const RootEnv = "BOARDC_DTS_ROOT"
 
 // Compile is how to build a base tree from a kernel source tree.
 type Compile struct {
-	// Root is the kernel source tree.
+	// Root is the kernel source tree; "" for a .dts outside one.
 	Root string
-	// DTS is the board's .dts, relative to Root (the description's dts:).
+	// DTS is the board's .dts, relative to Root (the description's dts:),
+	// or a file name when Root is "".
 	DTS string
 	// Include lists more include directories, searched after the
 	// kernel's own (scripts/dtc/include-prefixes).
@@ -44,46 +45,76 @@ var Tools = struct{ CPP, DTC string }{CPP: "cpp", DTC: "dtc"}
 // back on its standard output. The error of a failed step carries what
 // the tool printed.
 func (c Compile) Build(ctx context.Context) (*Tree, error) {
-	if c.Root == "" {
-		return nil, errors.New("no kernel tree given")
+	pre, err := c.Preprocess(ctx)
+	if err != nil {
+		return nil, err
 	}
+	return c.DTC(ctx, pre)
+}
+
+// paths returns the .dts's file name and the include directories.
+func (c Compile) paths() (string, []string, error) {
 	if c.DTS == "" {
-		return nil, errors.New("the description names no dts: to build its base tree from")
+		return "", nil, errors.New("the description names no dts: to build its base tree from")
 	}
-	dts := filepath.Join(c.Root, filepath.FromSlash(c.DTS))
-	if _, err := os.Stat(dts); err != nil {
-		return nil, fmt.Errorf("%s: the description's dts: is not in the kernel tree %s", c.DTS, c.Root)
-	}
+	dts := c.DTS
 	var inc []string
-	prefixes := filepath.Join(c.Root, IncludePrefixes)
-	if fi, err := os.Stat(prefixes); err == nil && fi.IsDir() {
-		inc = append(inc, prefixes)
+	if c.Root != "" {
+		dts = filepath.Join(c.Root, filepath.FromSlash(c.DTS))
+		if _, err := os.Stat(dts); err != nil {
+			return "", nil, fmt.Errorf("%s: the description's dts: is not in the kernel tree %s", c.DTS, c.Root)
+		}
+		prefixes := filepath.Join(c.Root, IncludePrefixes)
+		if fi, err := os.Stat(prefixes); err == nil && fi.IsDir() {
+			inc = append(inc, prefixes)
+		} else if len(c.Include) == 0 {
+			return "", nil, fmt.Errorf("%s: no %s (is it a kernel source tree?), and no include directory given", c.Root, IncludePrefixes)
+		}
+	} else if _, err := os.Stat(dts); err != nil {
+		return "", nil, fmt.Errorf("%s: %v", dts, describe(err))
 	}
-	inc = append(inc, c.Include...)
-	if len(inc) == 0 {
-		return nil, fmt.Errorf("%s: no %s (is it a kernel source tree?), and no include directory given", c.Root, IncludePrefixes)
+	return dts, append(inc, c.Include...), nil
+}
+
+// Preprocess runs the C preprocessor over the .dts as kbuild does and
+// returns its output.
+func (c Compile) Preprocess(ctx context.Context) ([]byte, error) {
+	dts, inc, err := c.paths()
+	if err != nil {
+		return nil, err
 	}
-	cppArgs := []string{"-nostdinc"}
+	args := []string{"-nostdinc"}
 	for _, d := range inc {
-		cppArgs = append(cppArgs, "-I", d)
+		args = append(args, "-I", d)
 	}
-	cppArgs = append(cppArgs, "-undef", "-D__DTS__", "-x", "assembler-with-cpp", "-o", "-", dts)
-	var pre, cppErr bytes.Buffer
-	cpp := exec.CommandContext(ctx, Tools.CPP, cppArgs...)
-	cpp.Stdout, cpp.Stderr = &pre, &cppErr
+	args = append(args, "-undef", "-D__DTS__", "-x", "assembler-with-cpp", "-o", "-", dts)
+	var out, stderr bytes.Buffer
+	cpp := exec.CommandContext(ctx, Tools.CPP, args...)
+	cpp.Stdout, cpp.Stderr = &out, &stderr
 	if err := cpp.Run(); err != nil {
-		return nil, toolError("cpp", err, cppErr.String())
+		return nil, toolError("cpp", err, stderr.String())
 	}
-	dtcArgs := []string{"-I", "dts", "-O", "dtb", "-@", "-b", "0", "-i", filepath.Dir(dts)}
+	return out.Bytes(), nil
+}
+
+// DTC compiles preprocessed source (Preprocess's, possibly with more
+// appended) with dtc -@, the .dts's directory and the include directories
+// as dtc's include paths, and reads the tree.
+func (c Compile) DTC(ctx context.Context, pre []byte) (*Tree, error) {
+	dts, inc, err := c.paths()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"-I", "dts", "-O", "dtb", "-@", "-b", "0", "-i", filepath.Dir(dts)}
 	for _, d := range inc {
-		dtcArgs = append(dtcArgs, "-i", d)
+		args = append(args, "-i", d)
 	}
-	dtcArgs = append(dtcArgs, "-o", "-", "-")
-	var dtb, dtcErr bytes.Buffer
-	dtc := exec.CommandContext(ctx, Tools.DTC, dtcArgs...)
-	dtc.Stdin, dtc.Stdout, dtc.Stderr = &pre, &dtb, &dtcErr
+	args = append(args, "-o", "-", "-")
+	var dtb, stderr bytes.Buffer
+	dtc := exec.CommandContext(ctx, Tools.DTC, args...)
+	dtc.Stdin, dtc.Stdout, dtc.Stderr = bytes.NewReader(pre), &dtb, &stderr
 	if err := dtc.Run(); err != nil {
-		return nil, toolError("dtc", err, dtcErr.String())
+		return nil, toolError("dtc", err, stderr.String())
 	}
 	return Read(dtb.Bytes(), c.DTS)
 }
@@ -106,6 +137,17 @@ func toolError(tool string, err error, stderr string) error {
 		errs = append(errs[:5], "...")
 	}
 	return fmt.Errorf("%s failed (%v): %s", tool, err, strings.Join(errs, "; "))
+}
+
+// describe says why a file cannot be read, in words.
+func describe(err error) string {
+	switch {
+	case os.IsNotExist(err):
+		return "no such file"
+	case os.IsPermission(err):
+		return "permission denied"
+	}
+	return err.Error()
 }
 
 // ReadFile reads a compiled tree (.dtb).

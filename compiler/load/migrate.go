@@ -178,3 +178,9 @@ func labelName(l ast.Label) string {
 	}
 	return name
 }
+
+// Format formats CUE source as cue fmt does (boardc import writes its
+// drafts through it).
+func Format(src []byte) ([]byte, error) {
+	return format.Source(src)
+}
