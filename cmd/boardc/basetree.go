@@ -18,6 +18,9 @@ type baseFlags struct {
 	dtsRoot string
 	include []string
 	dtb     string
+	// on is set by register: commands without the flags (diff) do not
+	// read the environment variable either.
+	on bool
 }
 
 // baseHelp is the help paragraph of the flags.
@@ -32,6 +35,7 @@ compiled tree instead (labels only if it was built with dtc -@). A board
 without dts: is not checked against a --dts-root tree.`
 
 func (f *baseFlags) register(c *cobra.Command) {
+	f.on = true
 	c.Flags().StringVar(&f.dtsRoot, "dts-root", "", "check against each board's dts: compiled in the Linux tree `DIR` (default $"+basetree.RootEnv+")")
 	c.Flags().StringArrayVar(&f.include, "dts-include", nil, "add `DIR` to the include path of --dts-root builds (repeatable)")
 	c.Flags().StringVar(&f.dtb, "dtb", "", "check against the compiled device tree `FILE`")
@@ -43,6 +47,9 @@ func (f *baseFlags) register(c *cobra.Command) {
 // for --dtb) and shared by the boards that name them; it is safe for
 // concurrent use.
 func (f *baseFlags) source() (func(*ir.Board) (*basetree.Tree, error), error) {
+	if !f.on {
+		return nil, nil
+	}
 	root := f.dtsRoot
 	if root == "" && f.dtb == "" {
 		root = os.Getenv(basetree.RootEnv)

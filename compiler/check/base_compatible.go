@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // BaseCompatible finds compatibles that differ from the base tree's.
@@ -22,7 +23,7 @@ var BaseCompatible = &Check{
 		}
 		quote := func(ss []string) string { return `["` + strings.Join(ss, `", "`) + `"]` }
 		if got, ok := t.Node("/").Strings("compatible"); ok && !slices.Equal(got, p.Board.Compatible) {
-			p.Report("compatible", p.Board.CompatiblePos,
+			p.Report(ir.RefCompatible, p.Board.CompatiblePos,
 				fmt.Sprintf("the board's compatible differs from the base tree's root: it is %s there", quote(got)),
 				inTree(t, "/"))
 		}

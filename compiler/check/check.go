@@ -90,7 +90,7 @@ func RunWith(b *ir.Board, base *basetree.Tree) diag.List {
 		c.Run(p)
 		found = append(found, p.found...)
 	}
-	out := applyWaivers(b, found)
+	out := applyWaivers(b, base, found)
 	out.Sort()
 	return out
 }
