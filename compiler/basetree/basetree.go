@@ -244,3 +244,38 @@ func (n *Node) Coherent() (bool, *Node) {
 	}
 	return false, nil
 }
+
+// DMARanges decodes the node's dma-ranges into (child, parent, size)
+// triplets with the tree's cell counts: the child address in the node's
+// #address-cells, the parent address in its parent's, the size in the
+// node's #size-cells (devicetree specification 2.3.9). has is false
+// without the property; ok is false when a count is wider than 64 bits or
+// the property is not a whole number of triplets. An empty property (an
+// identity translation) gives no triplets.
+func (n *Node) DMARanges() (ranges [][3]uint64, has, ok bool) {
+	cells, has := n.Cells("dma-ranges")
+	if !has {
+		return nil, false, true
+	}
+	ac, sc := n.AddressCells(), n.SizeCells()
+	pc := 2
+	if n.Parent != nil {
+		pc = n.Parent.AddressCells()
+	}
+	w := ac + pc + sc
+	if ac > 2 || pc > 2 || sc > 2 || w == 0 || len(cells)%w != 0 {
+		return nil, true, false
+	}
+	read := func(c []uint32) uint64 {
+		var v uint64
+		for _, x := range c {
+			v = v<<32 | uint64(x)
+		}
+		return v
+	}
+	ranges = [][3]uint64{}
+	for i := 0; i < len(cells); i += w {
+		ranges = append(ranges, [3]uint64{read(cells[i : i+ac]), read(cells[i+ac : i+ac+pc]), read(cells[i+ac+pc : i+w])})
+	}
+	return ranges, true, true
+}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 )
 
@@ -28,7 +27,7 @@ var BaseDMARanges = &Check{
 			if n == nil || b.Node.Path == "/" {
 				continue
 			}
-			up, has, ok := upstreamRanges(n)
+			up, has, ok := n.DMARanges()
 			if !ok {
 				continue // cells wider than 64 bits: not compared
 			}
@@ -52,37 +51,6 @@ var BaseDMARanges = &Check{
 			}
 		}
 	},
-}
-
-// upstreamRanges decodes a node's dma-ranges with the tree's cell counts.
-// has is false without the property; ok is false when a cell count is
-// wider than 64 bits or the property is not a whole number of triplets.
-func upstreamRanges(n *basetree.Node) (out [][3]uint64, has, ok bool) {
-	cells, has := n.Cells("dma-ranges")
-	if !has {
-		return nil, false, true
-	}
-	ac, sc := n.AddressCells(), n.SizeCells()
-	pc := 2
-	if n.Parent != nil {
-		pc = n.Parent.AddressCells()
-	}
-	w := ac + pc + sc
-	if ac > 2 || pc > 2 || sc > 2 || w == 0 || len(cells)%w != 0 {
-		return nil, true, false
-	}
-	read := func(c []uint32) uint64 {
-		var v uint64
-		for _, x := range c {
-			v = v<<32 | uint64(x)
-		}
-		return v
-	}
-	out = [][3]uint64{}
-	for i := 0; i < len(cells); i += w {
-		out = append(out, [3]uint64{read(cells[i : i+ac]), read(cells[i+ac : i+ac+pc]), read(cells[i+ac+pc : i+w])})
-	}
-	return out, true, true
 }
 
 // rangesText prints triplets as the description spells them.

@@ -133,35 +133,21 @@ func (g *gen) bus(w *w, b *basetree.Node) {
 }
 
 func (g *gen) dmaRanges(w *w, b *basetree.Node) {
-	cells, ok := b.Cells("dma-ranges")
-	if !ok {
+	rs, has, ok := b.DMARanges()
+	switch {
+	case !has:
 		return
-	}
-	ac, sc := b.AddressCells(), b.SizeCells()
-	pc := 2
-	if b.Parent != nil {
-		pc = b.Parent.AddressCells()
-	}
-	width := ac + pc + sc
-	if len(cells) == 0 {
+	case !ok:
+		w.comment("TODO dmaRanges: upstream's dma-ranges has cells wider than 64 bits or is not a whole number of triplets; not imported.")
+		return
+	case len(rs) == 0:
 		w.comment("dma-ranges; (empty: an identity translation)")
 		w.p("dmaRanges: []")
 		return
 	}
-	if ac > 2 || pc > 2 || sc > 2 || len(cells)%width != 0 {
-		w.comment(fmt.Sprintf("TODO dmaRanges: upstream's dma-ranges (%d cells) has cells wider than 64 bits or is not a whole number of triplets; not imported.", len(cells)))
-		return
-	}
-	read := func(c []uint32) uint64 {
-		var v uint64
-		for _, x := range c {
-			v = v<<32 | uint64(x)
-		}
-		return v
-	}
 	w.p("dmaRanges: [")
-	for i := 0; i < len(cells); i += width {
-		w.p("{child: %s, parent: %s, size: %s},", hex(read(cells[i:i+ac])), hex(read(cells[i+ac:i+ac+pc])), hex(read(cells[i+ac+pc:i+width])))
+	for _, r := range rs {
+		w.p("{child: %s, parent: %s, size: %s},", hex(r[0]), hex(r[1]), hex(r[2]))
 	}
 	w.p("]")
 }
