@@ -1,6 +1,7 @@
 package boards_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/fdt"
 	"boardc.dev/boardc/internal/testtool"
 )
@@ -22,10 +27,10 @@ import (
 // which must also be those of the reference: the upstream tree with the
 // patches in patched-mvebu-dt64 applied (the 2026 EIP97 patch).
 func TestUpstream(t *testing.T) {
+	// Skips without the shared trees, and fails under
+	// BOARDC_REQUIRE_TOOLS=1.
+	testtool.UpstreamTree(t, "..")
 	shared := testtool.SharedDir("..")
-	if shared == "" {
-		t.Skip("../shared/upstream-dts not present (set BOARDC_SHARED to its parent)")
-	}
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
 	if h, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings"); len(h) == 0 {
@@ -106,6 +111,38 @@ func TestUpstream(t *testing.T) {
 				t.Errorf("dma-coherent nodes after fdtoverlay vs the reference (-reference +applied):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestBaseTree checks every in-tree board that names an upstream .dts
+// against that tree (boardc vet --dts-root): the base-tree checks find no
+// error and no warning. The in-tree descriptions state upstream's labels,
+// paths, compatibles, cells, CPUs and status.
+func TestBaseTree(t *testing.T) {
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	testtool.Look(t, "cpp", "cpp")
+	root, inc := testtool.UpstreamTree(t, "..")
+	c, err := compiler.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, dir := range boardDirs(t) {
+		r := c.Compile(dir, compiler.Options{BaseTree: func(b *ir.Board) (*basetree.Tree, error) {
+			if b.DTS == "" {
+				return nil, nil
+			}
+			checked++
+			return basetree.Compile{Root: root, DTS: b.DTS, Include: inc}.Build(context.Background())
+		}})
+		for _, d := range r.Diagnostics {
+			if strings.HasPrefix(d.Code, "BC06") && d.Severity != diag.Info {
+				t.Errorf("%s: %s", dir, d)
+			}
+		}
+	}
+	if checked < 3 {
+		t.Errorf("%d boards checked against their upstream tree, want the 3 with a dts:", checked)
 	}
 }
 

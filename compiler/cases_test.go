@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/golden"
+	"boardc.dev/boardc/internal/testtool"
 )
 
 // casesDir holds the end-to-end cases of TestCases.
@@ -27,6 +31,8 @@ const diagFile = "stderr.txt"
 // expectations:
 //
 //	expected/    the files the board generates; absent when it has errors
+//	base.dts     the tree the fragment is built on, for the base-tree
+//	             checks; optional
 //	stderr.txt   its diagnostics in the text form boardc prints, without
 //	             the count of errors and warnings, paths relative to the
 //	             case; absent when it has none
@@ -54,7 +60,12 @@ func TestCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := c.Compile(".", compiler.Options{})
+			var opts compiler.Options
+			if _, err := os.Stat("base.dts"); err == nil {
+				base := baseTree(t, "base.dts")
+				opts.BaseTree = func(*ir.Board) (*basetree.Tree, error) { return base, nil }
+			}
+			r := c.Compile(".", opts)
 			golden.Check(t, filepath.Join(dir, "expected"), r.Files)
 			var got strings.Builder
 			if err := r.Diagnostics.WriteText(&got); err != nil {
@@ -95,4 +106,19 @@ func checkDiagnostics(t *testing.T, file, got string) {
 	case string(want) != got:
 		t.Errorf("diagnostics differ from %s (-want +got):\n%s", file, cmp.Diff(string(want), got))
 	}
+}
+
+// baseTree compiles a case's base.dts with dtc -@ and reads it.
+func baseTree(t *testing.T, dts string) *basetree.Tree {
+	t.Helper()
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	out, err := exec.Command("dtc", "-q", "-I", "dts", "-O", "dtb", "-@", "-o", "-", dts).Output()
+	if err != nil {
+		t.Fatalf("dtc %s: %v", dts, err)
+	}
+	tree, err := basetree.Read(out, dts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }

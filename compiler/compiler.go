@@ -7,6 +7,7 @@ package compiler
 import (
 	"sync"
 
+	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -37,6 +38,11 @@ type Result struct {
 type Options struct {
 	// WarningsAsErrors turns every warning into an error.
 	WarningsAsErrors bool
+	// BaseTree returns the device tree the board's fragment is built on
+	// (its dts: compiled, or a .dtb), nil for none; the base-tree checks
+	// compare the description with it. An error is reported as a BC0600
+	// diagnostic at the board's dts.
+	BaseTree func(*ir.Board) (*basetree.Tree, error)
 }
 
 // Compiler compiles boards, one after the other. It prepares the schema
@@ -61,7 +67,18 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	if b == nil {
 		return &Result{Diagnostics: ds}
 	}
-	r := &Result{Board: b, Diagnostics: append(ds, check.Run(b)...)}
+	var base *basetree.Tree
+	if opts.BaseTree != nil {
+		t, err := opts.BaseTree(b)
+		if err != nil {
+			ds = append(ds, diag.Diagnostic{
+				Pos: baseTreePos(b), Severity: diag.Error, Code: check.BaseTree.Code, Ref: "dts",
+				Message: "the base tree could not be read: " + err.Error(),
+			})
+		}
+		base = t
+	}
+	r := &Result{Board: b, Diagnostics: append(ds, check.RunWith(b, base)...)}
 	if opts.WarningsAsErrors {
 		for i := range r.Diagnostics {
 			if r.Diagnostics[i].Severity == diag.Warning {
@@ -96,4 +113,13 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	r.Files = append(r.Files, manifest(b, es, all))
 	outputs.SortFiles(r.Files)
 	return r
+}
+
+// baseTreePos is where a base tree that cannot be read is reported: the
+// board's dts, or its name.
+func baseTreePos(b *ir.Board) ir.Pos {
+	if b.DTSPos.IsValid() {
+		return b.DTSPos
+	}
+	return b.Pos
 }

@@ -16,4 +16,4 @@ var Source []byte
 const Filename = "schema/boardc.cue"
 
 // Version is the schema version a description declares in its schema field.
-const Version = 1
+const Version = 2

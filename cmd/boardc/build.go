@@ -125,6 +125,7 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	c.MarkFlagsMutuallyExclusive("check", "depfile")
 	c.MarkFlagsMutuallyExclusive("check", "report")
 	f.register(c)
+	f.base.register(c)
 	return c
 }
 

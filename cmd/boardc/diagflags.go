@@ -8,7 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // diagFlags are the flags that control how diagnostics are reported.
@@ -17,6 +19,9 @@ type diagFlags struct {
 	werror  bool
 	quiet   bool
 	verbose bool
+	// base chooses the base tree, on the commands that register it.
+	base     baseFlags
+	baseTree func(*ir.Board) (*basetree.Tree, error)
 }
 
 func (f *diagFlags) register(c *cobra.Command) {
@@ -28,13 +33,16 @@ func (f *diagFlags) register(c *cobra.Command) {
 func (f *diagFlags) validate() error {
 	switch f.format {
 	case "text", "json", "sarif", "github":
-		return nil
+	default:
+		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", f.format)
 	}
-	return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", f.format)
+	src, err := f.base.source()
+	f.baseTree = src
+	return err
 }
 
 func (f *diagFlags) options() compiler.Options {
-	return compiler.Options{WarningsAsErrors: f.werror}
+	return compiler.Options{WarningsAsErrors: f.werror, BaseTree: f.baseTree}
 }
 
 // print reports the diagnostics of every result: text to stderr, the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"boardc.dev/boardc/internal/golden"
+	"boardc.dev/boardc/internal/testtool"
 )
 
 func TestMain(m *testing.M) {
@@ -30,6 +32,15 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: golden.Update(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BOARDS", boards)
+			// A script skips where a tool it runs is missing
+			// ([!exec:dtc]); under BOARDC_REQUIRE_TOOLS=1 that fails.
+			if testtool.Required() {
+				for _, tool := range []string{"dtc", "cpp"} {
+					if _, err := exec.LookPath(tool); err != nil {
+						return fmt.Errorf("%s not found (BOARDC_REQUIRE_TOOLS=1)", tool)
+					}
+				}
+			}
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){

@@ -64,7 +64,7 @@ error writing the outputs (the previous outputs are left as they were).`,
 	root.SetVersionTemplate(currentVersion().text())
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newBuild(), newVet(), newDiff(), newList(), newExplain(), newReport(), newSchema(), newChecks(), newVersion())
+	root.AddCommand(newBuild(), newVet(), newDiff(), newList(), newExplain(), newReport(), newSchema(), newChecks(), newVersion(), newMigrate(), newImport())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, err)
 	})

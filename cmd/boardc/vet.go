@@ -10,10 +10,13 @@ func newVet() *cobra.Command {
 		Long: `vet checks each BOARD, in parallel, and prints the diagnostics in argument
 order. Nothing is written.
 
+` + baseHelp + `
+
 ` + boardRule,
 		Example: `  boardc vet boards/ls2088a-rdb
   boardc vet ./boards/...
-  boardc vet --format=json boards/espressobin`,
+  boardc vet --format=json boards/espressobin
+  boardc vet --dts-root ~/src/linux boards/espressobin`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.validate(); err != nil {
@@ -24,5 +27,6 @@ order. Nothing is written.
 		},
 	}
 	f.register(c)
+	f.base.register(c)
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 
+	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 )
@@ -29,6 +30,9 @@ type Check struct {
 // Pass is one run of one check over one board.
 type Pass struct {
 	Board *ir.Board
+	// Base is the device tree the board's fragment is built on, nil when
+	// none was given; the base-tree checks (base*.go) report nothing then.
+	Base  *basetree.Tree
 	check *Check
 	found []finding
 }
@@ -75,14 +79,18 @@ func Lookup(codeOrName string) *Check {
 // Run runs every check over the board and applies its waivers. A waiver
 // without a reason is an error; a waiver that silences nothing is a
 // warning.
-func Run(b *ir.Board) diag.List {
+func Run(b *ir.Board) diag.List { return RunWith(b, nil) }
+
+// RunWith is Run with the board's base tree (nil for none), against which
+// the base-tree checks compare the description.
+func RunWith(b *ir.Board, base *basetree.Tree) diag.List {
 	var found []finding
 	for _, c := range All() {
-		p := &Pass{Board: b, check: c}
+		p := &Pass{Board: b, Base: base, check: c}
 		c.Run(p)
 		found = append(found, p.found...)
 	}
-	out := applyWaivers(b, found)
+	out := applyWaivers(b, base, found)
 	out.Sort()
 	return out
 }

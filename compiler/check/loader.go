@@ -62,4 +62,13 @@ var (
 			"names the closest key the SoC declares.",
 		Run: func(*Pass) {},
 	}
+	// BaseTree is a base tree that could not be built or read.
+	BaseTree = &Check{
+		Code: "BC0600", Name: "base-tree", Severity: diag.Error,
+		Doc: "The base tree given with --dts-root (or BOARDC_DTS_ROOT) or --dtb could not be built or " +
+			"read: the description's dts: is not in the kernel tree, cpp or dtc failed on it (their " +
+			"first lines are quoted), or the .dtb is not a flattened device tree. Nothing is " +
+			"checked against the tree then.",
+		Run: func(*Pass) {},
+	}
 )

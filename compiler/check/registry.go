@@ -45,5 +45,13 @@ func All() []*Check {
 		DPIOPin,
 		DPIOIDs,
 		DPCONBudget,
+		BaseTree,
+		BaseNode,
+		BaseCompatible,
+		BaseCells,
+		BaseDMARanges,
+		BaseCPUs,
+		BaseStatus,
+		BaseCoherency,
 	})
 }

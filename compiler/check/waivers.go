@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 )
@@ -85,7 +86,7 @@ func targetHint(on string, refs []ir.Ref) string {
 // applyWaivers drops the findings a waiver silences: one check on exactly
 // the element it names. A waiver without a reason is an error; one that
 // silences nothing is a warning.
-func applyWaivers(b *ir.Board, found []finding) diag.List {
+func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 	out := resolveWaivers(b)
 	used := make([]bool, len(b.Waivers))
 	for _, f := range found {
@@ -114,7 +115,9 @@ func applyWaivers(b *ir.Board, found []finding) diag.List {
 				Message: fmt.Sprintf("waiver names unknown check %s", w.Check),
 				Notes:   []diag.Note{{Message: "boardc checks lists the codes"}},
 			})
-		case w.Target != "" && !used[i]:
+		case w.Target != "" && !used[i] && (base != nil || !baseChecks[w.Check]):
+			// A waiver of a base-tree check can only be used when
+			// the board is checked against a base tree.
 			out = append(out, diag.Diagnostic{
 				Pos: w.Pos, Severity: diag.Warning, Code: WaiverUnused.Code, Ref: ref,
 				Message: fmt.Sprintf("waiver of %s on %s silences nothing", w.Check, w.On),
@@ -122,6 +125,15 @@ func applyWaivers(b *ir.Board, found []finding) diag.List {
 		}
 	}
 	return out
+}
+
+// baseChecks are the codes of the checks that need a base tree.
+var baseChecks = map[string]bool{}
+
+func init() {
+	for _, c := range []*Check{BaseNode, BaseCompatible, BaseCells, BaseDMARanges, BaseCPUs, BaseStatus, BaseCoherency} {
+		baseChecks[c.Code] = true
+	}
 }
 
 // WaiverReason is the check on waivers without a written reason.

@@ -87,10 +87,15 @@ type Master struct {
 	// Coherency is the master's own fact, nil when it has none.
 	Coherency *MasterCoherency
 	IOMMU     string
-	Driver    string
-	Enabled   bool
-	IRQs      []IRQ    // sorted by Key
-	NetDevs   []NetDev // sorted by Name
+	// IOMMUPos is the position of iommu, if given.
+	IOMMUPos Pos
+	Driver   string
+	Enabled  bool
+	// EnabledPos is the position of enabled, where the description
+	// states it.
+	EnabledPos Pos
+	IRQs       []IRQ    // sorted by Key
+	NetDevs    []NetDev // sorted by Name
 }
 
 // DriverSet is the fact that a driver sets a master's DMA masks itself.

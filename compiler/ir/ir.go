@@ -60,7 +60,9 @@ type Board struct {
 	// CompatiblePos is the position of the board's compatible list.
 	CompatiblePos Pos
 	// DTS is the upstream .dts the fragment is included from, if declared.
-	DTS     string
+	DTS string
+	// DTSPos is the position of dts.
+	DTSPos  Pos
 	SoC     SoC
 	Memory  []MemRegion
 	Policy  Policy
@@ -109,10 +111,12 @@ type SoC struct {
 	// RootAddressCells and RootSizeCells are the root node's cell counts.
 	RootAddressCells int
 	RootSizeCells    int
-	Clusters         []Cluster
-	Buses            []*Bus    // sorted by Key
-	Masters          []*Master // sorted by Key
-	DPAA2            *DPAA2    // nil when the SoC has no DPAA2
+	// RootPos is the position of the root's cell counts.
+	RootPos  Pos
+	Clusters []Cluster
+	Buses    []*Bus    // sorted by Key
+	Masters  []*Master // sorted by Key
+	DPAA2    *DPAA2    // nil when the SoC has no DPAA2
 }
 
 // NumCPUs returns the number of CPUs over all clusters.
@@ -157,6 +161,8 @@ type Node struct {
 	Label string // may be empty
 	Path  string
 	Pos   Pos
+	// LabelPos and PathPos are the positions of the label and the path.
+	LabelPos, PathPos Pos
 }
 
 // Ref returns the DT reference to the node: &label, or &{/path} when it has

@@ -70,6 +70,7 @@ func (lw *lowerer) board(n node) *ir.Board {
 	}
 	if d := n.at("dts"); d.exists() {
 		b.DTS = d.str()
+		b.DTSPos = d.Pos()
 	}
 	b.SoC = lw.soc(n.at("soc"))
 	for _, m := range n.at("memory").list() {
@@ -95,6 +96,7 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		Compatible:       n.at("compatible").strs(),
 		RootAddressCells: n.at("root").at("#address-cells").int(),
 		RootSizeCells:    n.at("root").at("#size-cells").int(),
+		RootPos:          n.at("root").Pos(),
 	}
 	for _, c := range n.at("cpus").at("clusters").list() {
 		s.Clusters = append(s.Clusters, ir.Cluster{Core: c.val("core").str(), CPUs: c.val("cpus").ints(), Pos: c.Pos()})
@@ -193,9 +195,10 @@ func (lw *lowerer) bus(key string, n node) *ir.Bus {
 }
 
 func lowerNode(n node) ir.Node {
-	out := ir.Node{Path: n.val("path").str(), Pos: n.Pos()}
-	if l := n.val("label"); l.exists() {
-		out.Label = l.str()
+	path := n.at("path")
+	out := ir.Node{Path: path.str(), Pos: n.Pos(), PathPos: path.Pos()}
+	if l := n.at("label"); l.exists() {
+		out.Label, out.LabelPos = l.str(), l.Pos()
 	}
 	return out
 }
@@ -219,8 +222,8 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	if d := n.at("driverSets"); d.exists() {
 		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
 	}
-	if e := n.val("enabled"); e.exists() {
-		m.Enabled = e.bool()
+	if e := n.at("enabled"); e.exists() {
+		m.Enabled, m.EnabledPos = e.bool(), e.Pos()
 	}
 	if c := n.at("coherency"); c.exists() {
 		m.Coherency = &ir.MasterCoherency{Coherent: c.val("coherent").bool(), Pos: c.Pos()}
@@ -231,8 +234,8 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 			m.Coherency.Reason = r.str()
 		}
 	}
-	if i := n.val("iommu"); i.exists() {
-		m.IOMMU = i.str()
+	if i := n.at("iommu"); i.exists() {
+		m.IOMMU, m.IOMMUPos = i.str(), i.Pos()
 	}
 	if d := n.val("driver"); d.exists() {
 		m.Driver = d.str()

@@ -2,7 +2,6 @@ package load
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -44,7 +43,7 @@ func (p *positions) notInSoCDiag(data cue.Value, key string) diag.Diagnostic {
 			}
 		}
 	}
-	if best := closest(name, known); best != "" {
+	if best := diag.Closest(name, known); best != "" {
 		d.Message += fmt.Sprintf("; did you mean %s?", best)
 	}
 	what, fields := "master", "node, compatible, bus and dmaBits"
@@ -54,38 +53,4 @@ func (p *positions) notInSoCDiag(data cue.Value, key string) diag.Diagnostic {
 	d.Notes = append(d.Notes, diag.Note{Message: fmt.Sprintf(
 		"a board adds facts to a %s its SoC declares (with %s); a new %s belongs in the SoC's soc.%s", what, fields, what, kind)})
 	return d
-}
-
-// closest returns the element of known nearest to name by edit distance,
-// when it is near enough to be a misspelling, or "".
-func closest(name string, known []string) string {
-	sort.Strings(known)
-	best, bestD := "", len(name)/2+2
-	for _, k := range known {
-		if d := editDistance(name, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

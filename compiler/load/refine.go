@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -77,13 +78,65 @@ func refine(d diag.Diagnostic, path []string, data cue.Value) diag.Diagnostic {
 			}
 		}
 	case d.Code == CodeSchema && full == "schema":
-		if v, err := data.LookupPath(cue.ParsePath("schema")).Int64(); err == nil && v != 1 {
-			d.Message = fmt.Sprintf("schema: this boardc reads schema version 1; the description is written for version %d", v)
+		if v, err := data.LookupPath(cue.ParsePath("schema")).Int64(); err == nil && v != schema.Version {
+			d = oldVersion(d, v, data)
 		}
+	case mastersRE.MatchString(full) && strings.Contains(d.Message, "required but not present"):
+		d.Code, d.Message = CodeMissing, full+": "+mastersMissing
+		d.Notes = append(d.Notes, diag.Note{Message: mastersWas})
 	case strings.HasSuffix(strings.TrimSuffix(d.Message, ":"), "errors in empty disjunction"):
 		d.Message = full + ": the value matches none of the schema's alternatives"
 	}
 	return d
+}
+
+// mastersRE matches the path of a bus's coherency.masters.
+var mastersRE = regexp.MustCompile(`^soc\.buses\.[^.]+\.coherency\.masters$`)
+
+// mastersMissing says what to write on a coherent bus that leaves
+// coherency.masters out; mastersWas says what the field meant before.
+const (
+	mastersMissing = `a coherent bus must say which of its masters are coherent: write masters: "verified" (only masters with a coherency fact of their own are marked dma-coherent) or masters: "all" (every master on the bus is marked)`
+	mastersWas     = `schema version 1 read a missing masters as "all"; version 2 requires it (boardc migrate writes masters: "all" where version 1 implied it)`
+)
+
+// oldVersion rewords the error of a schema field this boardc does not
+// read. For version 1 it says what to change: the version, and
+// coherency.masters on each coherent bus that leaves it out (version 1
+// defaulted it to "all").
+func oldVersion(d diag.Diagnostic, v int64, data cue.Value) diag.Diagnostic {
+	d.Message = fmt.Sprintf("schema: this boardc reads schema version %d; the description is written for version %d", schema.Version, v)
+	if v != 1 {
+		return d
+	}
+	d.Message += fmt.Sprintf(": write schema: %d", schema.Version)
+	buses := implicitAll(data)
+	if len(buses) > 0 {
+		d.Message += `, and masters: "all" in the coherency of ` + strings.Join(buses, ", ") + ` (what version 1 read when it was left out), or masters: "verified" where only some masters are known coherent`
+	}
+	d.Notes = append(d.Notes, diag.Note{Message: "boardc migrate makes these changes in place"})
+	return d
+}
+
+// implicitAll returns, sorted, the paths of the coherent buses of data
+// whose coherency leaves masters out.
+func implicitAll(data cue.Value) []string {
+	var out []string
+	it, err := data.LookupPath(cue.ParsePath("soc.buses")).Fields()
+	if err != nil {
+		return nil
+	}
+	for it.Next() {
+		c := it.Value().LookupPath(cue.ParsePath("coherency"))
+		if ok, err := c.LookupPath(cue.ParsePath("coherent")).Bool(); err != nil || !ok {
+			continue
+		}
+		if !c.LookupPath(cue.ParsePath("masters")).Exists() {
+			out = append(out, "soc.buses."+it.Selector().String())
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // freeTextRE matches CUE's message for a value outside the schema's free

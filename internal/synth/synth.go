@@ -159,6 +159,7 @@ package synth
 _coherentAll: {
 	coherent: true
 	source:   "synthetic: every master snoops"
+	masters:  "all"
 }
 _coherentVerified: {
 	coherent: true

@@ -17,7 +17,7 @@ soc: {
 		node: path:       "/soc"
 		"#address-cells": 1
 		"#size-cells":    1
-		coherency: {coherent: true, source: "vendor datasheet 4.2"}
+		coherency: {coherent: true, source: "vendor datasheet 4.2", masters: "all"}
 	}
 	masters: dma0: {
 		node: {label: "dma0", path: "/soc/dma@1000"}

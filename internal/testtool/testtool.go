@@ -72,3 +72,46 @@ func SharedDir(root string) string {
 	}
 	return abs
 }
+
+// UpstreamTree lays out the shared reference trees (../shared/upstream-dts)
+// as a kernel source tree in a temporary directory: arch/ is theirs, and
+// scripts/dtc/include-prefixes holds the links a kernel tree has (arm,
+// arm64, dt-bindings). It returns the tree's root and the include
+// directories the reference set needs besides (the dt-bindings headers of
+// Debian's linux-headers-*-common, which the shared set's compile.sh uses
+// too). A missing shared set or headers package skips the test, and
+// fails it under BOARDC_REQUIRE_TOOLS=1.
+func UpstreamTree(t testing.TB, root string) (string, []string) {
+	t.Helper()
+	shared := SharedDir(root)
+	if shared == "" {
+		what := "the shared reference trees (../shared/upstream-dts, or $BOARDC_SHARED/upstream-dts) are not present"
+		if Required() {
+			t.Fatal(what + " (BOARDC_REQUIRE_TOOLS=1)")
+		}
+		t.Skip(what)
+	}
+	hdrs, _ := filepath.Glob("/usr/src/linux-headers-*-common/include")
+	sort.Strings(hdrs)
+	if len(hdrs) == 0 {
+		Missing(t, "no dt-bindings headers in /usr/src/linux-headers-*-common", "linux-headers-amd64")
+	}
+	up := filepath.Join(shared, "upstream-dts")
+	dir := t.TempDir()
+	pfx := filepath.Join(dir, "scripts", "dtc", "include-prefixes")
+	if err := os.MkdirAll(pfx, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		filepath.Join(dir, "arch"):        filepath.Join(up, "arch"),
+		filepath.Join(pfx, "arm"):         filepath.Join(up, "arch", "arm", "boot", "dts"),
+		filepath.Join(pfx, "arm64"):       filepath.Join(up, "arch", "arm64", "boot", "dts"),
+		filepath.Join(pfx, "dt-bindings"): filepath.Join(up, "include", "dt-bindings"),
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, []string{hdrs[len(hdrs)-1]}
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/compiler/draft"
+	"boardc.dev/boardc/compiler/load"
+)
+
+// moduleRE finds the module path in a cue.mod/module.cue.
+var moduleRE = regexp.MustCompile(`(?m)^module:\s*"([^"@]+)(@v\d+)?"`)
+
+func newImport() *cobra.Command {
+	var (
+		outDir, board, soc, root string
+		include                  []string
+		force                    bool
+	)
+	c := &cobra.Command{
+		Use:   "import [-o DIR] [-I DIR]... [--dts-root DIR] FILE.dts|FILE.dtb",
+		Short: "Write a draft SoC package and board package from a device tree",
+		Long: `import reads a board's device tree and writes a draft description in the
+project's layout, in the CUE module DIR (default "."):
+
+  DIR/soc/<soc>/<soc>.cue   the SoC: root cells, CPUs and clusters (cpu-map,
+                            else shared caches, else one cluster), buses
+                            with their cells, parents and dma-ranges, DMA
+                            masters with labels, paths and compatibles
+  DIR/<board>/board.cue     the board: name, model, compatible, dts, memory,
+                            the masters its tree disables
+
+A DMA master is a node with dma-coherent or iommus, a node with a generic
+name of a DMA-capable device (usb, sata, mmc, pcie, ethernet, crypto,
+dma-controller, xor, gpu, video-codec: devicetree specification 2.2.2), or
+one of the generic controllers (generic-xhci, -ehci, -ohci, -ahci,
+snps,dwc3). Upstream's dma-coherent becomes a verified fact of that master
+whose source names the file; a bus is coherent only for such verified
+masters (masters: "verified"): import never claims a whole interconnect
+coherent. What a tree cannot say is left with a TODO comment saying what
+to fill in and where to find it: DMA mask widths (which boardc vet then
+lists, one error per master), IRQ action names, network queues, policy.
+
+FILE.dts is compiled as kbuild compiles it (cpp, then dtc -@) with its own
+directory, each -I DIR, and with --dts-root the kernel tree's
+scripts/dtc/include-prefixes as include paths; its dts: is then its path
+in that tree. FILE.dtb is read as it is (labels only if built with dtc -@).
+The draft is formatted as cue fmt formats it and is the same for the same
+tree. Existing files are not overwritten without --force; DIR gets a
+cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
+		Example: `  boardc import --dts-root ~/src/linux -o boards ~/src/linux/arch/arm64/boot/dts/marvell/armada-3720-espressobin.dts
+  boardc import -o boards --board myboard -I include board.dtb
+  boardc vet boards/myboard`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in := args[0]
+			if root == "" {
+				root = os.Getenv(basetree.RootEnv)
+			}
+			var (
+				tree *basetree.Tree
+				err  error
+				dts  string
+			)
+			source := filepath.ToSlash(in)
+			switch filepath.Ext(in) {
+			case ".dtb":
+				tree, err = basetree.ReadFile(in)
+			case ".dts":
+				comp := basetree.Compile{DTS: in, Include: include}
+				if root != "" {
+					if rel, ok := under(root, in); ok {
+						comp.Root, comp.DTS, dts, source = root, rel, rel, rel
+					}
+				}
+				tree, err = comp.Build(context.Background())
+			default:
+				return usageError(cmd, fmt.Errorf("%s: want a .dts or a .dtb", in))
+			}
+			if err != nil {
+				return err
+			}
+			module, modFile, err := moduleOf(outDir)
+			if err != nil {
+				return err
+			}
+			d, err := draft.Generate(tree, draft.Options{Source: source, DTS: dts, Board: board, SoC: soc, Module: module})
+			if err != nil {
+				return usageError(cmd, err)
+			}
+			files := d.Files
+			if modFile != nil {
+				files = append([]draft.File{{Path: "cue.mod/module.cue", Data: modFile}}, files...)
+			}
+			var out [][]byte
+			for _, f := range files {
+				data := f.Data
+				if strings.HasSuffix(f.Path, ".cue") {
+					if data, err = load.Format(f.Data); err != nil {
+						return fmt.Errorf("formatting %s: %v", f.Path, err)
+					}
+				}
+				path := filepath.Join(outDir, filepath.FromSlash(f.Path))
+				if _, err := os.Stat(path); err == nil && !force {
+					return fmt.Errorf("%s exists: not overwritten (use --force)", path)
+				}
+				out = append(out, data)
+			}
+			for i, f := range files {
+				path := filepath.Join(outDir, filepath.FromSlash(f.Path))
+				if err := writeAtomic(path, out[i]); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&outDir, "out", "o", ".", "the CUE module `DIR` to write the draft into")
+	c.Flags().StringArrayVarP(&include, "include", "I", nil, "add `DIR` to the include path of a .dts (repeatable)")
+	c.Flags().StringVar(&root, "dts-root", "", "the Linux tree `DIR` the .dts is in (default $"+basetree.RootEnv+")")
+	c.Flags().StringVar(&board, "board", "", "the board's `name` (default: the file's stem)")
+	c.Flags().StringVar(&soc, "soc", "", "the SoC's `name` (default: from the root's second compatible)")
+	c.Flags().BoolVar(&force, "force", false, "overwrite existing files")
+	return c
+}
+
+// under returns file's path relative to root, with forward slashes, and
+// whether it is inside root.
+func under(root, file string) (string, bool) {
+	ar, err1 := filepath.Abs(root)
+	af, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(ar, af)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// moduleOf returns the module path of the CUE module at dir, without its
+// major version, and nil; or, where dir has no cue.mod/module.cue, the
+// project's module path and the file to create.
+func moduleOf(dir string) (string, []byte, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "cue.mod", "module.cue"))
+	if os.IsNotExist(err) {
+		return "boardc.dev/boards", []byte("module: \"boardc.dev/boards@v0\"\nlanguage: version: \"v0.17.0\"\n"), nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	m := moduleRE.FindSubmatch(b)
+	if m == nil {
+		return "", nil, fmt.Errorf("%s: no module path", filepath.Join(dir, "cue.mod", "module.cue"))
+	}
+	return string(m[1]), nil, nil
+}

@@ -1,0 +1,105 @@
+package basetree_test
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/internal/groundtruth"
+	"boardc.dev/boardc/internal/testtool"
+)
+
+// TestGroundTruth compiles every board of the shared reference set as
+// kbuild does and reads it back: the CPU count, the model, the nodes that
+// carry dma-coherent and their labels must be those GROUND-TRUTH.md lists.
+func TestGroundTruth(t *testing.T) {
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	testtool.Look(t, "cpp", "cpp")
+	root, inc := testtool.UpstreamTree(t, "../..")
+	boards, err := groundtruth.Read(filepath.Join(testtool.SharedDir("../.."), "upstream-dts", "GROUND-TRUTH.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(boards) < 10 {
+		t.Fatalf("%d boards in GROUND-TRUTH.md, want the 12 of the set", len(boards))
+	}
+	for _, gt := range boards {
+		t.Run(gt.Name, func(t *testing.T) {
+			tree, err := basetree.Compile{Root: root, DTS: gt.DTS, Include: inc}.Build(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(tree.CPUs()); got != gt.CPUs {
+				t.Errorf("%d CPUs, want %d", got, gt.CPUs)
+			}
+			if model, _ := tree.Node("/").String("model"); model != gt.Model {
+				t.Errorf("model %q, want %q", model, gt.Model)
+			}
+			var got, want []string
+			for _, p := range tree.Paths() {
+				if tree.Node(p).Has("dma-coherent") {
+					got = append(got, p)
+				}
+			}
+			for _, n := range gt.Coherent {
+				want = append(want, n.Path)
+				for _, l := range n.Labels {
+					if p, ok := tree.Label(l); !ok || p != n.Path {
+						t.Errorf("label %s: %q (found %v), want %s", l, p, ok, n.Path)
+					}
+				}
+				if st := tree.Node(n.Path); st != nil && st.Status() != n.Status {
+					t.Errorf("%s: status %s, want %s", n.Path, st.Status(), n.Status)
+				}
+			}
+			sort.Strings(want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("dma-coherent nodes (-ground truth +read):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestTopology reads the CPU clusters of three kinds of tree: cpu-map
+// (RK3588: four Cortex-A55 and two pairs of Cortex-A76), shared L2 caches
+// without cpu-map (LS2088A: four clusters of two), and neither (Armada
+// 3720: one cluster).
+func TestTopology(t *testing.T) {
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	testtool.Look(t, "cpp", "cpp")
+	root, inc := testtool.UpstreamTree(t, "../..")
+	for _, tc := range []struct {
+		dts  string
+		want basetree.Topology
+	}{
+		{"arch/arm64/boot/dts/rockchip/rk3588-rock-5b.dts", basetree.Topology{From: "cpu-map", Clusters: [][]int{{0, 1, 2, 3}, {4, 5}, {6, 7}}}},
+		{"arch/arm64/boot/dts/freescale/fsl-ls2088a-rdb.dts", basetree.Topology{From: "next-level-cache", Clusters: [][]int{{0, 1}, {2, 3}, {4, 5}, {6, 7}}}},
+		{"arch/arm64/boot/dts/marvell/armada-3720-espressobin.dts", basetree.Topology{Clusters: [][]int{{0, 1}}}},
+	} {
+		tree, err := basetree.Compile{Root: root, DTS: tc.dts, Include: inc}.Build(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, tree.Topology()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.dts, diff)
+		}
+	}
+}
+
+// TestBuildErrors pins what a missing .dts and a tree without include
+// prefixes say.
+func TestBuildErrors(t *testing.T) {
+	dir := t.TempDir()
+	_, err := basetree.Compile{Root: dir, DTS: "arch/arm64/boot/dts/x.dts"}.Build(context.Background())
+	if err == nil || err.Error() != "arch/arm64/boot/dts/x.dts: the description's dts: is not in the kernel tree "+dir {
+		t.Errorf("missing dts: %v", err)
+	}
+	_, err = basetree.Read([]byte("not a dtb"), "x.dtb")
+	if err == nil {
+		t.Error("garbage read as a tree")
+	}
+}

@@ -1,0 +1,66 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"boardc.dev/boardc/compiler/diag"
+)
+
+// BaseDMARanges finds a bus whose dma-ranges differ from the base tree's.
+var BaseDMARanges = &Check{
+	Code: "BC0604", Name: "base-dma-ranges", Severity: diag.Warning,
+	Doc: "A bus's dmaRanges differ from the dma-ranges of its node in the base tree, or one of the two " +
+		"has them and the other does not. The fragment writes the description's dma-ranges over " +
+		"upstream's, so the built tree has the description's where it states them and upstream's " +
+		"where it does not; either way the DMA width checks and the running kernel may not see the " +
+		"same translation. Upstream's are decoded with the base tree's cell counts " +
+		"(devicetree specification 2.3.9: child address, parent address, size).",
+	Run: func(p *Pass) {
+		t := p.Base
+		if t == nil {
+			return
+		}
+		for _, b := range p.Board.SoC.Buses {
+			n := baseNode(t, b.Node)
+			if n == nil || b.Node.Path == "/" {
+				continue
+			}
+			up, has, ok := n.DMARanges()
+			if !ok {
+				continue // cells wider than 64 bits: not compared
+			}
+			mine := make([][3]uint64, len(b.DMARanges))
+			for i, r := range b.DMARanges {
+				mine[i] = [3]uint64{r.Child, r.Parent, r.Size}
+			}
+			switch {
+			case b.HasDMARanges && has && !slices.Equal(mine, up):
+				p.Report(b.Ref, orPos(b.DMARangesPos, b.Pos),
+					fmt.Sprintf("bus %s: dmaRanges %s differ from the base tree's dma-ranges %s; the built tree has the description's",
+						b.Key, rangesText(mine), rangesText(up)), inTree(t, n.Path))
+			case b.HasDMARanges && !has:
+				p.Report(b.Ref, orPos(b.DMARangesPos, b.Pos),
+					fmt.Sprintf("bus %s: the base tree's node has no dma-ranges; the built tree has the description's %s", b.Key, rangesText(mine)),
+					inTree(t, n.Path))
+			case !b.HasDMARanges && has:
+				p.Report(b.Ref, b.Pos,
+					fmt.Sprintf("bus %s: the base tree's node has dma-ranges %s and the description states none; the built tree keeps upstream's, which the DMA width checks do not see (add dmaRanges)",
+						b.Key, rangesText(up)), inTree(t, n.Path))
+			}
+		}
+	},
+}
+
+// rangesText prints triplets as the description spells them.
+func rangesText(rs [][3]uint64) string {
+	if len(rs) == 0 {
+		return "[] (identity)"
+	}
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprintf("{child: %#x, parent: %#x, size: %#x}", r[0], r[1], r[2])
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

@@ -1,0 +1,83 @@
+package check
+
+import (
+	"fmt"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// BaseNode finds labels and node paths the base tree does not have.
+var BaseNode = &Check{
+	Code: "BC0601", Name: "base-node", Severity: diag.Error,
+	Doc: "A bus's or master's label or node path, or a master's iommu label, is not in the base " +
+		"tree (the board's dts: compiled, or --dtb), or the label names another node than the " +
+		"path the description gives. The fragment refers to nodes by label (&crypto) or path " +
+		"(&{/soc/...}); dtc stops on a reference it cannot resolve (\"Label or path ... not found\"), " +
+		"and a label on another node puts the properties on the wrong device. A tree without " +
+		"/__symbols__ (a .dtb not built with dtc -@) has no labels to check: that is said once, as info.",
+	Run: func(p *Pass) {
+		t := p.Base
+		if t == nil {
+			return
+		}
+		labels := t.HasLabels()
+		if !labels {
+			p.ReportSeverity(diag.Info, ir.RefSoC, p.Board.SoC.Pos,
+				fmt.Sprintf("the base tree %s has no labels (/__symbols__): labels are not checked; build it with dtc -@", t.Source))
+		}
+		node := func(on ir.Ref, what string, n ir.Node) {
+			if n.Path == "/" {
+				return
+			}
+			if n.Label != "" && labels {
+				lp, ok := t.Label(n.Label)
+				switch {
+				case !ok:
+					msg := fmt.Sprintf("%s: label %s is not in the base tree", what, n.Label)
+					if c := diag.Closest(n.Label, t.Labels()); c != "" {
+						msg += fmt.Sprintf("; did you mean %s?", c)
+					}
+					notes := []diag.Note{{Message: "the description gives the node as " + n.Path}}
+					if t.Node(n.Path) != nil {
+						notes = append(notes, diag.Note{Message: fmt.Sprintf("node %s of the base tree %s has labels %v", n.Path, t.Source, t.LabelsOf(n.Path))})
+					}
+					p.Report(on, orPos(n.LabelPos, n.Pos), msg, notes...)
+					return
+				case lp != n.Path:
+					p.Report(on, orPos(n.PathPos, n.Pos),
+						fmt.Sprintf("%s: label %s is node %s in the base tree, not %s", what, n.Label, lp, n.Path),
+						inTree(t, lp))
+					return
+				}
+			}
+			if t.Node(n.Path) == nil {
+				p.Report(on, orPos(n.PathPos, n.Pos),
+					fmt.Sprintf("%s: node %s is not in the base tree %s", what, n.Path, t.Source))
+			}
+		}
+		for _, b := range p.Board.SoC.Buses {
+			node(b.Ref, "bus "+b.Key, b.Node)
+		}
+		for _, m := range p.Board.SoC.Masters {
+			node(m.Ref, "master "+m.Key, m.Node)
+			if m.IOMMU != "" && labels {
+				if _, ok := t.Label(m.IOMMU); !ok {
+					msg := fmt.Sprintf("master %s: iommu label %s is not in the base tree", m.Key, m.IOMMU)
+					if c := diag.Closest(m.IOMMU, t.Labels()); c != "" {
+						msg += fmt.Sprintf("; did you mean %s?", c)
+					}
+					p.Report(m.Ref, orPos(m.IOMMUPos, m.Pos), msg)
+				}
+			}
+		}
+	},
+}
+
+// orPos returns p, or fallback when p is unknown.
+func orPos(p, fallback ir.Pos) ir.Pos {
+	if p.IsValid() {
+		return p
+	}
+	return fallback
+}

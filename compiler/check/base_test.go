@@ -1,0 +1,74 @@
+package check
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/testtool"
+)
+
+// baseOf compiles a device tree source with dtc -@ and reads it.
+func baseOf(t *testing.T, src string) *basetree.Tree {
+	t.Helper()
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	cmd := exec.Command("dtc", "-q", "-I", "dts", "-O", "dtb", "-@", "-o", "-", "-")
+	cmd.Stdin = strings.NewReader(src)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := basetree.Read(out, "base.dts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// cleanBase is the tree board() describes.
+const cleanBase = `/dts-v1/;
+/ {
+	#address-cells = <2>; #size-cells = <2>;
+	cpus { #address-cells = <1>; #size-cells = <0>;
+		cpu@0 { device_type = "cpu"; compatible = "arm,cortex-a53"; reg = <0>; };
+		cpu@1 { device_type = "cpu"; compatible = "arm,cortex-a53"; reg = <1>; };
+	};
+	soc { #address-cells = <2>; #size-cells = <2>; ranges; dma-coherent;
+		eth0: eth@1 { reg = <0 1 0 1>; };
+		dma: dma@2 { reg = <0 2 0 1>; };
+	};
+};
+`
+
+// TestBaseClean: the board against the tree it describes has no
+// base-tree finding, and without a tree none of the checks runs.
+func TestBaseClean(t *testing.T) {
+	b := board()
+	for _, d := range RunWith(b, baseOf(t, cleanBase)) {
+		if strings.HasPrefix(d.Code, "BC06") {
+			t.Errorf("clean board against its tree: %s", d)
+		}
+	}
+}
+
+// TestBaseWaiver: a waiver of a base-tree finding silences it when a tree
+// is given, and is not "unused" when none is (vet without --dts-root).
+func TestBaseWaiver(t *testing.T) {
+	tree := baseOf(t, strings.Replace(cleanBase, "dma: dma@2 {", "dma: dma@2 { status = \"disabled\";", 1))
+	b := board()
+	if got := codes(RunWith(b, tree)); !slices.Contains(got, "BC0606:warning") {
+		t.Fatalf("findings %v, want BC0606 for the disabled dma node", got)
+	}
+	b.Waivers = []ir.Waiver{{Check: "BC0606", On: "soc.masters.dma", Reason: "the bootloader enables it", Pos: pos(60), OnPos: pos(61)}}
+	finish(b)
+	b.Waivers[0].Target = "soc.masters.dma"
+	if got := codes(RunWith(b, tree)); slices.Contains(got, "BC0606:warning") || slices.Contains(got, "BC0011:warning") {
+		t.Errorf("with the tree: findings %v, want the BC0606 waived and the waiver used", got)
+	}
+	if got := codes(Run(b)); slices.Contains(got, "BC0011:warning") {
+		t.Errorf("without a tree: findings %v, want no unused-waiver warning for a base-tree check", got)
+	}
+}

@@ -1,0 +1,276 @@
+package draft
+
+import (
+	"fmt"
+	"strings"
+
+	"boardc.dev/boardc/compiler/basetree"
+)
+
+// What the vendor fills in, and where such a fact is found.
+const (
+	todoDMA = "Each master needs dma: its DMA mask widths, dma: {streaming: N} (add coherent: M where the driver narrows its coherent mask). " +
+		"A device tree does not state them: find the bits the driver passes to dma_set_mask_and_coherent() or dma_set_mask() " +
+		"in its probe function, or the device's address width in the SoC's reference manual. " +
+		"Where the driver sets its masks itself, also add driverSets: {source: \"<file> <function>()\"}."
+	todoIRQs = "irqs are its IRQ action names as /proc/interrupts shows them (the name its driver passes to " +
+		"request_irq() or devm_request_irq()), keyed by a short name; needed only for IRQ pinning."
+	todoNet = "netdev, on a network interface, gives its name and hardware queue counts " +
+		"(netdev: eth0: {rxQueues: N, txQueues: N}), from the driver or /sys/class/net/IF/queues on the board."
+)
+
+func (g *gen) socFile(soc, pkg string, compat []string) []byte {
+	t, src := g.t, g.o.Source
+	var w w
+	w.comment(fmt.Sprintf("Draft of the %s SoC, written by boardc import from %s. Every fact below is one that tree states; "+
+		"the TODO comments say what it cannot. Review each fact against the SoC's documentation before relying on it.", soc, src))
+	w.p("package %s", pkg)
+	w.p("")
+	w.comment("dmaCoherent is the master-level fact of each node upstream marks dma-coherent.")
+	w.p("_dmaCoherent: {")
+	w.p("coherent: true")
+	w.p("source: %s", str(limit(src+": dma-coherent", 200)))
+	w.p("}")
+	w.p("")
+	w.p("soc: {")
+	w.p("name: %s", str(soc))
+	socCompat := []string{}
+	if len(compat) > 1 {
+		socCompat = compat[1:]
+	}
+	w.p("compatible: %s", strs(socCompat))
+	w.p("")
+	root := t.Node("/")
+	w.comment(fmt.Sprintf("%s: / { #address-cells = <%d>; #size-cells = <%d>; }", src, root.AddressCells(), root.SizeCells()))
+	w.p(`root: {"#address-cells": %d, "#size-cells": %d}`, root.AddressCells(), root.SizeCells())
+	w.p("")
+	g.cpus(&w)
+	w.p("")
+	w.p("buses: {")
+	for i, b := range g.buses {
+		if i > 0 {
+			w.p("")
+		}
+		g.bus(&w, b)
+	}
+	w.p("}")
+	w.p("")
+	w.comment(todoDMA)
+	w.comment(todoIRQs)
+	w.comment(todoNet)
+	w.p("masters: {")
+	for i, m := range g.masters {
+		if i > 0 {
+			w.p("")
+		}
+		g.master(&w, m)
+	}
+	w.p("}")
+	w.p("}")
+	return []byte(w.b.String())
+}
+
+func (g *gen) cpus(w *w) {
+	cpus := g.t.CPUs()
+	topo := g.t.Topology()
+	switch topo.From {
+	case "cpu-map":
+		w.comment(fmt.Sprintf("%s: %d CPU nodes in /cpus, grouped by the leaf clusters of /cpus/cpu-map.", g.o.Source, len(cpus)))
+	case "next-level-cache":
+		w.comment(fmt.Sprintf("%s: %d CPU nodes in /cpus, grouped by the cache node their next-level-cache names (no cpu-map).", g.o.Source, len(cpus)))
+	default:
+		w.comment(fmt.Sprintf("%s: %d CPU nodes in /cpus; no cpu-map and no shared cache nodes: one cluster. "+
+			"TODO check the clusters (CPUs sharing an L2 cache) in the SoC's reference manual.", g.o.Source, len(cpus)))
+	}
+	if len(topo.Clusters) == 0 {
+		w.comment("TODO cpus: the tree has no CPU nodes; list the clusters and their CPUs.")
+		w.p("cpus: clusters: []")
+		return
+	}
+	w.p("cpus: clusters: [")
+	for _, c := range topo.Clusters {
+		core := ""
+		if len(c) > 0 && c[0] < len(cpus) {
+			core = cpus[c[0]].Core
+		}
+		ns := make([]string, len(c))
+		for i, n := range c {
+			ns[i] = fmt.Sprint(n)
+		}
+		w.p("{core: %s, cpus: [%s]},", str(core), strings.Join(ns, ", "))
+	}
+	w.p("]")
+}
+
+func (g *gen) bus(w *w, b *basetree.Node) {
+	src := g.o.Source
+	n, coh := len(g.onBus[b]), g.coherentOn(b)
+	w.comment(fmt.Sprintf("%s: %s { #address-cells = <%d>; #size-cells = <%d>; }, %d DMA master(s) of this draft on it, %d with dma-coherent.",
+		src, b.Path, b.AddressCells(), b.SizeCells(), n, coh))
+	w.p("%s: {", g.keys.of[b])
+	w.p("node: %s", g.nodeText(b))
+	if p := g.busOf[b]; p != nil {
+		w.p("parent: %s", str(g.keys.of[p]))
+	}
+	w.p(`"#address-cells": %d`, b.AddressCells())
+	w.p(`"#size-cells": %d`, b.SizeCells())
+	w.p("coherency: {")
+	if coh > 0 {
+		w.comment("Upstream marks some masters on this bus dma-coherent, so it can snoop for them; the draft claims no more than that: only masters with their own verified fact are coherent.")
+		w.p("coherent: true")
+		w.p("source: %s", str(limit(fmt.Sprintf("%s: dma-coherent on %d of the masters on %s", src, coh, b.Path), 200)))
+		w.p(`masters: "verified"`)
+	} else {
+		w.comment("TODO coherency: no master on this bus has dma-coherent upstream, so Linux treats its DMA as non-coherent; whether the interconnect can snoop is in the SoC's reference manual.")
+		w.p("coherent: false")
+		w.p("source: %s", str(limit(fmt.Sprintf("%s: no master on %s has dma-coherent", src, b.Path), 200)))
+	}
+	w.p("}")
+	if b.Path != "/" {
+		g.dmaRanges(w, b)
+	}
+	w.p("}")
+}
+
+func (g *gen) dmaRanges(w *w, b *basetree.Node) {
+	rs, has, ok := b.DMARanges()
+	switch {
+	case !has:
+		return
+	case !ok:
+		w.comment("TODO dmaRanges: upstream's dma-ranges has cells wider than 64 bits or is not a whole number of triplets; not imported.")
+		return
+	case len(rs) == 0:
+		w.comment("dma-ranges; (empty: an identity translation)")
+		w.p("dmaRanges: []")
+		return
+	}
+	w.p("dmaRanges: [")
+	for _, r := range rs {
+		w.p("{child: %s, parent: %s, size: %s},", hex(r[0]), hex(r[1]), hex(r[2]))
+	}
+	w.p("]")
+}
+
+func (g *gen) master(w *w, m *basetree.Node) {
+	src := g.o.Source
+	why := "named as a DMA master by its generic node name"
+	switch {
+	case m.Has("dma-coherent"):
+		why = "dma-coherent"
+	case m.Has("iommus"):
+		why = "has iommus"
+	case !dmaNames[strings.SplitN(m.Name, "@", 2)[0]]:
+		why = "a DMA-capable compatible"
+	}
+	w.comment(fmt.Sprintf("%s: %s (%s).", src, m.Path, why))
+	w.p("%s: {", g.keys.of[m])
+	w.p("node: %s", g.nodeText(m))
+	compat, _ := m.Strings("compatible")
+	if len(compat) == 0 {
+		w.comment("TODO compatible: the node has none upstream.")
+	}
+	w.p("compatible: %s", strs(compat))
+	w.p("bus: %s", str(g.keys.of[g.busOf[m]]))
+	if m.Has("dma-coherent") {
+		w.p("coherency: _dmaCoherent")
+	}
+	if cells, ok := m.Cells("iommus"); ok && len(cells) > 0 {
+		if iommu := g.t.ByPhandle(cells[0]); iommu != nil {
+			if ls := g.t.LabelsOf(iommu.Path); len(ls) > 0 {
+				w.p("iommu: %s", str(ls[0]))
+			}
+		}
+	}
+	w.comment("TODO dma: {streaming: N}, and irqs (see above).")
+	w.p("irqs: {}")
+	if strings.HasPrefix(m.Name, "ethernet") {
+		w.comment("TODO netdev: its interfaces and queue counts (see above).")
+	}
+	w.p("}")
+}
+
+func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
+	t, src := g.t, g.o.Source
+	var w w
+	w.comment(fmt.Sprintf("Draft of the %s board, written by boardc import from %s. Review it, fill in the TODOs, then run boardc vet.", board, src))
+	w.p("package %s", pkgOf(board))
+	w.p("")
+	w.p("import %s", str(g.o.Module+"/soc/"+socPkg))
+	w.p("")
+	w.p("name: %s", str(board))
+	if model, ok := t.Node("/").String("model"); ok && model != "" {
+		w.p("model: %s", str(model))
+	}
+	w.p("compatible: %s", strs(compat))
+	if g.o.DTS != "" {
+		w.p("dts: %s", str(g.o.DTS))
+	}
+	w.p("")
+	w.p("soc: %s.soc", socPkg)
+	var disabled []*basetree.Node
+	for _, m := range g.masters {
+		if !m.Enabled() {
+			disabled = append(disabled, m)
+		}
+	}
+	if len(disabled) > 0 {
+		w.comment(fmt.Sprintf("%s: the masters this board leaves disabled (status \"disabled\").", src))
+		w.p("soc: masters: {")
+		for _, m := range disabled {
+			w.p("%s: enabled: false", g.keys.of[m])
+		}
+		w.p("}")
+	}
+	w.p("")
+	g.memory(&w)
+	w.p("")
+	w.comment("TODO policy: the runtime tuning (IRQ pins, RPS/XPS steering, sysctls, isolated CPUs); a device tree has none.")
+	w.p("policy: {irqs: [], net: {}, sysctls: {}, isolatedCPUs: []}")
+	w.p("waivers: []")
+	return []byte(w.b.String())
+}
+
+func (g *gen) memory(w *w) {
+	root := g.t.Node("/")
+	ac, sc := root.AddressCells(), root.SizeCells()
+	var regions []string
+	var from []string
+	for _, c := range root.Children {
+		if dt, _ := c.String("device_type"); dt != "memory" {
+			continue
+		}
+		cells, _ := c.Cells("reg")
+		width := ac + sc
+		if width == 0 || ac > 2 || sc > 2 {
+			continue
+		}
+		for i := 0; i+width <= len(cells); i += width {
+			var base, size uint64
+			for _, x := range cells[i : i+ac] {
+				base = base<<32 | uint64(x)
+			}
+			for _, x := range cells[i+ac : i+width] {
+				size = size<<32 | uint64(x)
+			}
+			if size > 0 {
+				regions = append(regions, fmt.Sprintf("{base: %s, size: %s}", hex(base), hex(size)))
+			}
+		}
+		from = append(from, c.Path)
+	}
+	if len(regions) == 0 {
+		w.comment("TODO memory: the board's RAM regions, memory: [{base: B, size: S}, ...]; the tree has no memory node with a size (the bootloader writes it), so the board's documentation or /proc/iomem on it says.")
+		return
+	}
+	w.comment(fmt.Sprintf("%s: reg of %s (the bootloader may fix up the size on the board).", g.o.Source, strings.Join(from, ", ")))
+	w.p("memory: [%s]", strings.Join(regions, ", "))
+}
+
+// limit cuts s to n bytes.
+func limit(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
