@@ -46,7 +46,7 @@ int boardc_ls2088a_rdb_dma_setup_compatible(struct device *dev,
 	return -ENODEV;
 }
 
-/* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:171. */
+/* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:172. */
 static const int boardc_ls2088a_rdb_channel_cpus[8] = {
 	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:38 */
 	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:38 */
@@ -76,7 +76,7 @@ struct dpaa2_io *boardc_ls2088a_rdb_channel_io(unsigned int ch)
 /*
  * DPIO -> CPU and stash destination 0 + cpu / 2
  * (drivers/soc/fsl/dpio/dpio-driver.c: dpaa2_dpio_get_cluster_sdest();
- * soc/ls2088a/ls2088a.cue:174), -ERANGE where none fits the u8 sdest.
+ * soc/ls2088a/ls2088a.cue:175), -ERANGE where none fits the u8 sdest.
  */
 struct boardc_dpio {
 	unsigned int id;
