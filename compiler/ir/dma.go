@@ -197,6 +197,10 @@ type NetDev struct {
 	TxQueues int
 	RSS      bool
 	Pos      Pos
+	// DPMAC is the DPMAC the interface's DPNI connects to, 0 for none
+	// (DPAA2 only).
+	DPMAC    int
+	DPMACPos Pos
 }
 
 // MemRegion is a RAM region.
