@@ -45,5 +45,6 @@ func All() []*Check {
 		DPIOPin,
 		DPIOIDs,
 		DPCONBudget,
+		DPMACLink,
 	})
 }
