@@ -224,9 +224,25 @@ type MemRegion struct {
 // ends it. The described buses are taken to be the master's DT parents
 // in order, and the master's own node to carry no dma-ranges.
 func (m *Master) BusDMALimit() (uint64, *Bus) {
-	for i, b := range append([]*Bus{m.Bus}, m.Bus.Ancestors()...) {
+	return dmaLimit(append([]*Bus{m.Bus}, m.Bus.Ancestors()...), true)
+}
+
+// EndpointDMALimit is BusDMALimit for the PCI devices behind the master,
+// when it is a PCI host bridge: pci_dma_configure()
+// (drivers/pci/pci-driver.c) hands of_dma_configure() the bridge's own
+// node, so the walk starts there, on a node the description gives no
+// dma-ranges, and the master's bus is the second node of the walk.
+func (m *Master) EndpointDMALimit() (uint64, *Bus) {
+	return dmaLimit(append([]*Bus{m.Bus}, m.Bus.Ancestors()...), false)
+}
+
+// dmaLimit walks chain as of_dma_get_range() does; firstMayLack says
+// whether chain[0] is the walk's first node (whose missing dma-ranges is
+// passed over) or comes after it.
+func dmaLimit(chain []*Bus, firstMayLack bool) (uint64, *Bus) {
+	for i, b := range chain {
 		switch {
-		case !b.HasDMARanges && i == 0:
+		case !b.HasDMARanges && i == 0 && firstMayLack:
 			continue
 		case !b.HasDMARanges:
 			return 0, nil

@@ -38,3 +38,21 @@ func TestBusDMALimit(t *testing.T) {
 		})
 	}
 }
+
+// TestEndpointDMALimit: behind a host bridge the walk starts on the
+// bridge's node, so a bus without dma-ranges ends it.
+func TestEndpointDMALimit(t *testing.T) {
+	r40 := []DMARange{{Child: 0, Parent: 0, Size: 1 << 40}}
+	top := &Bus{Key: "top", HasDMARanges: true, DMARanges: r40}
+	m := &Master{Key: "pcie", Bus: &Bus{Key: "bus", Parent: top}}
+	if l, _ := m.BusDMALimit(); l != 1<<40-1 {
+		t.Errorf("BusDMALimit() = %#x, want the ranges of top", l)
+	}
+	if l, from := m.EndpointDMALimit(); l != 0 || from != nil {
+		t.Errorf("EndpointDMALimit() = %#x, want none: the bus is the walk's second node and has no dma-ranges", l)
+	}
+	m.Bus.HasDMARanges = true // empty: identity, the walk goes on
+	if l, from := m.EndpointDMALimit(); l != 1<<40-1 || from != top {
+		t.Errorf("EndpointDMALimit() = %#x, want the ranges of top through the bus's empty dma-ranges", l)
+	}
+}

@@ -313,27 +313,54 @@ func EdgeBoards() []*ir.Board {
 }
 
 // TestVerifier: the verifier's table holds every enabled master, with the
-// coherency, streaming and coherent widths the description gives it, and
-// no disabled master.
+// coherency, streaming and coherent widths the description gives it and
+// the bus DMA limits of its dma-ranges, and no disabled master; on a
+// DPAA2 SoC it counts the online CPUs with their own DPIO.
 func TestVerifier(t *testing.T) {
 	a := master("a", 40, 10, "v,a")
 	a.CoherentBits = 32
 	off := master("off", 32, 30, "v,off")
 	off.Enabled = false
-	b := board("t", nil, a, off)
-	var src string
-	for _, f := range Emit(b) {
-		if f.Path == VerifyName(b) {
-			src = string(f.Data)
+	// c sits on a bus whose dma-ranges reach 0x1_0000_0000 + 2 GiB.
+	c := master("c", 64, 40, "v,c")
+	c.Bus = &ir.Bus{Key: "narrow", HasDMARanges: true, DMARanges: []ir.DMARange{{Child: 1 << 32, Parent: 0, Size: 2 << 30}}}
+	verifier := func(b *ir.Board) string {
+		for _, f := range Emit(b) {
+			if f.Path == VerifyName(b) {
+				return string(f.Data)
+			}
 		}
+		t.Fatal("no verifier")
+		return ""
 	}
-	if !strings.Contains(src, "\t{ \"a\", \"/soc/a@1000\", false, 40, 32 },") {
-		t.Errorf("the verifier lacks master a's entry:\n%s", src)
+	src := verifier(board("t", nil, a, off, c))
+	for _, want := range []string{
+		"\t{ \"a\", \"/soc/a@1000\", false, 40, 32, 0x0ULL, 0x0ULL },",
+		"\t{ \"c\", \"/soc/c@1000\", false, 64, 64, 0x17fffffffULL, 0x17fffffffULL },",
+		"dev->bus_dma_limit == limit",
+		"check(m, &pci->dev, m->pci_limit)",
+		"check(m, &pdev->dev, m->bus_limit)",
+		"return strict && (bad || unbound) ? -EINVAL : 0;",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the verifier lacks %q:\n%s", want, src)
+		}
 	}
 	if strings.Contains(src, "\"off\"") {
 		t.Errorf("the verifier checks a disabled master:\n%s", src)
 	}
-	if !strings.Contains(src, "return strict && (bad || unbound) ? -EINVAL : 0;") {
-		t.Errorf("strict does not fail the load:\n%s", src)
+	if strings.Contains(src, "dpio") {
+		t.Errorf("the verifier of a board without DPAA2 counts DPIOs")
+	}
+	src = verifier(ls2088aLike())
+	for _, want := range []string{
+		"#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)\n#include <soc/fsl/dpaa2-io.h>\n#endif",
+		"\t\tif (dpaa2_io_service_select(cpu))\n\t\t\twith++;",
+		"with_own_dpio=%u described=8\\n",
+		"\tbad += verify_dpio();\n",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the DPAA2 verifier lacks %q", want)
+		}
 	}
 }
