@@ -13,6 +13,7 @@ import (
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/outputs"
+	"boardc.dev/boardc/outputs/dpl"
 	"boardc.dev/boardc/outputs/dts"
 	"boardc.dev/boardc/outputs/kc"
 	"boardc.dev/boardc/outputs/tune"
@@ -20,7 +21,7 @@ import (
 
 // Emitters returns the emitters every build runs, in order.
 func Emitters() []outputs.Emitter {
-	return []outputs.Emitter{dts.Emitter, kc.Emitter, tune.Emitter}
+	return []outputs.Emitter{dts.Emitter, dpl.Emitter, kc.Emitter, tune.Emitter}
 }
 
 // Result is the outcome of compiling one board.

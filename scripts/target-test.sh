@@ -231,7 +231,7 @@ cp "$out/boardc_$cname.c" "$out/boardc_$cname.h" "$work/mod/"
 cat >"$work/mod/Kbuild" <<EOF
 obj-m := boardc_target.o
 boardc_target-y := boardc_target_main.o boardc_$cname.o
-ccflags-y := -DBOARDC_HEADER='"boardc_$cname.h"' -DBOARDC_DMA_BITS=boardc_${cname}_dma_bits
+ccflags-y := -DBOARDC_HEADER='"boardc_$cname.h"' -DBOARDC_DMA_CAPS_MATCH=boardc_${cname}_dma_caps_of_match
 EOF
 make -s -C "$hdr" M="$work/mod" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	W=1 KCFLAGS=-Werror modules >"$work/kbuild.log" 2>&1 || {

@@ -31,7 +31,7 @@ WHAT is one of:
                                               policy.sysctls."net.core.netdev_budget"
   a DMA master or bus, by key, label or path   crypto, /soc/bus@d0000000
   a DT property, alone or of one master        dma-coherent, crypto/dma-coherent
-  a generated C symbol                         boardc_espressobin_crypto_dma_setup
+  a generated C symbol                         boardc_espressobin_dma_caps_marvell_armada_3700_neta
   a runtime path, IRQ name or sysctl           /sys/class/net/eth0/queues/rx-0/rps_cpus
 
 WHAT is resolved to elements through the board's description and the
@@ -51,7 +51,7 @@ board does not load, 2 usage error.`,
   boardc explain boards/espressobin soc.masters.crypto
   boardc explain boards/espressobin crypto/dma-coherent
   boardc explain boards/ls2088a-rdb dma-coherent
-  boardc explain boards/espressobin boardc_espressobin_crypto_dma_setup
+  boardc explain boards/espressobin boardc_espressobin_dma_caps_marvell_armada_3700_neta
   boardc explain boards/espressobin /sys/class/net/eth0/queues/rx-0/rps_cpus`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {

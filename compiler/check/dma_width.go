@@ -43,22 +43,62 @@ var DMAAboveBus = &Check{
 	Doc: "The master claims more DMA address bits than its bus (or a bus above it) carries. A mask " +
 		"set from that width lets the DMA API hand out addresses the interconnect truncates: the " +
 		"device reads and writes the wrong memory. Declare the master's width as the narrowest bus " +
-		"on its path allows, or fix the bus's addressBits.",
+		"on its path allows, or fix the bus's addressBits. A master whose driver sets its own masks " +
+		"(driverSets) declares what the driver sets, which may be wider than the bus: the kernel " +
+		"keeps such a device below the bus's reach when a dma-ranges on its path says so, since " +
+		"of_dma_configure_id() (drivers/of/device.c) sets dev->bus_dma_limit from it and the DMA " +
+		"API never hands out an address above min(mask, bus_dma_limit) (dma_capable(), " +
+		"include/linux/dma-direct.h; dma_direct_optimal_gfp_mask(), kernel/dma/direct.c). It is " +
+		"reported only when no dma-ranges gives the kernel a limit within the bus's width.",
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
+			if m.DriverSets != nil {
+				driverAboveBus(p, m)
+				continue
+			}
 			for _, b := range append([]*ir.Bus{m.Bus}, m.Bus.Ancestors()...) {
 				if b.AddressBits == 0 || m.WidestBits() <= b.AddressBits {
 					continue
 				}
-				pos := m.DMABitsPos
-				if m.CoherentWidth() > m.DMABits {
-					pos = m.CoherentBitsPos
-				}
-				p.Report(m.Ref, pos,
+				p.Report(m.Ref, widestPos(m),
 					fmt.Sprintf("master %s drives %d DMA address bits, but bus %s carries %d", m.Key, m.WidestBits(), b.Key, b.AddressBits),
 					Note(b.AddressBitsPos, "bus %s address width", b.Key))
 				break
 			}
 		}
 	},
+}
+
+// widestPos returns the position of the wider of a master's two widths.
+func widestPos(m *ir.Master) ir.Pos {
+	if m.CoherentWidth() > m.DMABits {
+		return m.CoherentBitsPos
+	}
+	return m.DMABitsPos
+}
+
+// driverAboveBus reports a master whose driver sets masks wider than its
+// bus carries, when no dma-ranges makes the kernel keep it within the bus.
+func driverAboveBus(p *Pass, m *ir.Master) {
+	bits, b := m.AddressLimit()
+	if b == nil || m.WidestBits() <= bits {
+		return
+	}
+	limit, from := m.BusDMALimit()
+	if from != nil && (bits >= 64 || limit <= 1<<uint(bits)-1) {
+		return
+	}
+	notes := []diag.Note{
+		Note(b.AddressBitsPos, "bus %s address width", b.Key),
+		Note(m.DriverSets.Pos, "the driver sets the masks: %s", m.DriverSets.Source),
+	}
+	if from != nil {
+		notes = append(notes, Note(from.DMARangesPos, "the dma-ranges of bus %s reach 0x%x, above what %d bits address", from.Key, limit, bits))
+	} else {
+		notes = append(notes, Note(ir.Pos{}, "no dma-ranges on the master's path: the kernel sets no bus_dma_limit (of_dma_configure_id(), drivers/of/device.c)"))
+	}
+	p.Report(m.Ref, widestPos(m),
+		fmt.Sprintf("the driver of master %s sets %d-bit DMA masks, but bus %s carries %d and no dma-ranges keeps the kernel within it",
+			m.Key, m.WidestBits(), b.Key, bits),
+		notes...)
 }

@@ -2,15 +2,10 @@ package check
 
 import (
 	"fmt"
-	"slices"
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 )
-
-// mcCompatible is the compatible of the fsl-mc bus node, whose network
-// devices are the DPNIs' interfaces.
-const mcCompatible = "fsl,qoriq-mc"
 
 // DPCONBudget checks that there are DPCONs for every channel of every DPNI.
 var DPCONBudget = &Check{
@@ -31,39 +26,16 @@ var DPCONBudget = &Check{
 		if d == nil || d.DPNI == 0 {
 			return
 		}
-		n := p.Board.SoC.NumCPUs()
-		var cpus []int
-		for _, io := range d.DPIOs {
-			if io.CPU < n && !slices.Contains(cpus, io.CPU) {
-				cpus = append(cpus, io.CPU)
-			}
-		}
+		soc := &p.Board.SoC
+		cpus := soc.DPIOCPUs()
 		if len(cpus) == 0 {
 			return // no channel at all; BC0301 reports the missing DPIOs
 		}
-		var devs []ir.NetDev
-		for _, m := range p.Board.SoC.Masters {
-			if slices.Contains(m.Compatible, mcCompatible) {
-				devs = append(devs, m.NetDevs...)
-			}
-		}
-		slices.SortStableFunc(devs, func(a, b ir.NetDev) int {
-			switch {
-			case a.Name < b.Name:
-				return -1
-			case a.Name > b.Name:
-				return 1
-			}
-			return 0
-		})
+		devs := soc.DPNIDevs()
 		need, uniform := 0, true
 		per := -1
 		for i := 0; i < d.DPNI; i++ {
-			q := len(cpus)
-			if i < len(devs) && devs[i].RxQueues > 0 {
-				q = devs[i].RxQueues
-			}
-			ch := min(len(cpus), q)
+			ch := soc.DPNIChannels(i)
 			if per >= 0 && ch != per {
 				uniform = false
 			}

@@ -53,5 +53,6 @@ func All() []*Check {
 		BaseCPUs,
 		BaseStatus,
 		BaseCoherency,
+		DPMACLink,
 	})
 }

@@ -202,6 +202,10 @@ type NetDev struct {
 	TxQueues int
 	RSS      bool
 	Pos      Pos
+	// DPMAC is the DPMAC the interface's DPNI connects to, 0 for none
+	// (DPAA2 only).
+	DPMAC    int
+	DPMACPos Pos
 }
 
 // MemRegion is a RAM region.
@@ -209,4 +213,64 @@ type MemRegion struct {
 	Base, Size uint64
 	Ref        Ref
 	Pos        Pos
+}
+
+// BusDMALimit returns what the kernel sets as the master's
+// dev->bus_dma_limit from the description's dma-ranges, and the bus whose
+// dma-ranges gives it: 0 and nil when the kernel sets none.
+//
+// of_dma_configure_id() (drivers/of/device.c) takes the ranges of
+// of_dma_get_range() (drivers/of/address.c) from the master's parent bus
+// and sets bus_dma_limit to the highest DMA address they reach
+// (dma_range_map_max(): the largest child address + size - 1). The walk
+// goes up from the bus: an empty dma-ranges is an identity and the walk
+// goes on; a missing one on the first node is passed over, and on any
+// later node ends the walk with none (-ENODEV); the first non-empty one
+// ends it. The described buses are taken to be the master's DT parents
+// in order, and the master's own node to carry no dma-ranges.
+func (m *Master) BusDMALimit() (uint64, *Bus) {
+	return dmaLimit(append([]*Bus{m.Bus}, m.Bus.Ancestors()...), true)
+}
+
+// EndpointDMALimit is BusDMALimit for the PCI devices behind the master,
+// when it is a PCI host bridge: pci_dma_configure()
+// (drivers/pci/pci-driver.c) hands of_dma_configure() the bridge's own
+// node, so the walk starts there, on a node the description gives no
+// dma-ranges, and the master's bus is the second node of the walk.
+func (m *Master) EndpointDMALimit() (uint64, *Bus) {
+	return dmaLimit(append([]*Bus{m.Bus}, m.Bus.Ancestors()...), false)
+}
+
+// dmaLimit walks chain as of_dma_get_range() does; firstMayLack says
+// whether chain[0] is the walk's first node (whose missing dma-ranges is
+// passed over) or comes after it.
+func dmaLimit(chain []*Bus, firstMayLack bool) (uint64, *Bus) {
+	for i, b := range chain {
+		switch {
+		case !b.HasDMARanges && i == 0 && firstMayLack:
+			continue
+		case !b.HasDMARanges:
+			return 0, nil
+		case len(b.DMARanges) == 0:
+			continue
+		}
+		var top uint64
+		for _, r := range b.DMARanges {
+			top = max(top, r.Child+(r.Size-1))
+		}
+		return top, b
+	}
+	return 0, nil
+}
+
+// AddressLimit returns the narrowest addressBits on the master's bus path
+// and the bus that declares it, or 0 and nil when none declares one.
+func (m *Master) AddressLimit() (int, *Bus) {
+	bits, at := 0, (*Bus)(nil)
+	for _, b := range append([]*Bus{m.Bus}, m.Bus.Ancestors()...) {
+		if b.AddressBits != 0 && (bits == 0 || b.AddressBits < bits) {
+			bits, at = b.AddressBits, b
+		}
+	}
+	return bits, at
 }

@@ -245,10 +245,14 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	}
 	if nd := n.at("netdev"); nd.exists() {
 		for _, f := range nd.fields() {
-			m.NetDevs = append(m.NetDevs, ir.NetDev{
+			d := ir.NetDev{
 				Name: f.name, RxQueues: f.val("rxQueues").int(), TxQueues: f.val("txQueues").int(),
 				RSS: f.val("rss").bool(), Pos: f.Pos(),
-			})
+			}
+			if mac := f.val("dpmac"); mac.exists() {
+				d.DPMAC, d.DPMACPos = mac.int(), mac.Pos()
+			}
+			m.NetDevs = append(m.NetDevs, d)
 		}
 	}
 	return m, bus.str(), problem

@@ -16,6 +16,10 @@
 //	                                STATE: coherent, noncoherent or optout;
 //	                                the DMA mask widths; SETTER: boardc (the
 //	                                generated C sets them) or driver
+//	limit KEY OWN PCI               the bus DMA limit of the master's device and of
+//	                                the PCI devices behind it (0: none), as
+//	                                printk's %#llx prints it
+//	dpio COUNT                      DPAA2 only: the DPIOs described
 //	irq NAME CPULIST                the effective affinity lies in CPULIST
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
@@ -88,6 +92,7 @@ func write(w io.Writer, b *ir.Board) error {
 			fmt.Fprintf(&s, "master %s %s %s %d %d %s\n", m.Key, m.Node.Path, state(m), m.DMABits, m.CoherentWidth(), setter)
 		}
 	}
+	writeVerify(&s, b)
 	for _, p := range b.Policy.IRQs {
 		fmt.Fprintf(&s, "irq %s %s\n", p.IRQ, ir.CPUList(p.CPUs))
 	}

@@ -3,6 +3,7 @@ package kc
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
@@ -12,13 +13,8 @@ import (
 // dmaHowto is where the kernel teaches DMA mask setup.
 const dmaHowto = "Documentation/core-api/dma-api-howto.rst"
 
-// SetupFunc returns the name of the function that sets master m's DMA mask.
-func SetupFunc(b *ir.Board, m *ir.Master) string {
-	return "boardc_" + b.CIdent() + "_" + ir.CIdent(m.Key) + "_dma_setup"
-}
-
-// Emitted returns the masters the C output sets masks for: those the
-// board enables and whose driver does not set its own (driverSets).
+// Emitted returns the masters the C output covers: those the board
+// enables and whose driver does not set its own masks (driverSets).
 func Emitted(b *ir.Board) []*ir.Master {
 	var out []*ir.Master
 	for _, m := range b.SoC.Masters {
@@ -29,9 +25,11 @@ func Emitted(b *ir.Board) []*ir.Master {
 	return out
 }
 
-// Width is one entry of the table of DMA widths by compatible string.
-type Width struct {
+// Caps is one entry of the table of DMA capabilities by compatible string.
+type Caps struct {
 	Compatible string
+	// Symbol is the name of the exported struct boardc_dma_caps.
+	Symbol string
 	// Bits and CoherentBits are the narrowest streaming and coherent
 	// widths of the masters with this compatible: a mask narrower than a
 	// device can drive is always safe.
@@ -40,72 +38,92 @@ type Width struct {
 	Masters []*ir.Master
 }
 
-// Widths returns the DMA widths of the masters the C output covers
-// (Emitted) by compatible string, sorted by compatible. A compatible shared
-// by masters of different widths gets the narrowest of them.
-func Widths(b *ir.Board) []Width {
-	by := map[string]*Width{}
+// CapsTable returns the name of the board's exported of_device_id table.
+func CapsTable(b *ir.Board) string { return "boardc_" + b.CIdent() + "_dma_caps_of_match" }
+
+// Capabilities returns the DMA capabilities of the masters the C output
+// covers (Emitted) by compatible string, sorted by compatible. A
+// compatible shared by masters of different widths gets the narrowest of
+// them. Each entry's symbol is boardc_<board>_dma_caps_<compatible>, the
+// compatible as a C identifier, with a number after it where two
+// compatibles give the same identifier.
+func Capabilities(b *ir.Board) []Caps {
+	by := map[string]*Caps{}
 	for _, m := range Emitted(b) {
 		for _, c := range m.Compatible {
-			w := by[c]
-			if w == nil {
-				w = &Width{Compatible: c, Bits: m.DMABits, CoherentBits: m.CoherentWidth()}
-				by[c] = w
+			e := by[c]
+			if e == nil {
+				e = &Caps{Compatible: c, Bits: m.DMABits, CoherentBits: m.CoherentWidth()}
+				by[c] = e
 			}
-			w.Bits = min(w.Bits, m.DMABits)
-			w.CoherentBits = min(w.CoherentBits, m.CoherentWidth())
-			if n := len(w.Masters); n == 0 || w.Masters[n-1] != m {
-				w.Masters = append(w.Masters, m)
+			e.Bits = min(e.Bits, m.DMABits)
+			e.CoherentBits = min(e.CoherentBits, m.CoherentWidth())
+			if n := len(e.Masters); n == 0 || e.Masters[n-1] != m {
+				e.Masters = append(e.Masters, m)
 			}
 		}
 	}
-	out := make([]Width, 0, len(by))
-	for _, w := range by {
-		out = append(out, *w)
+	out := make([]Caps, 0, len(by))
+	for _, e := range by {
+		out = append(out, *e)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Compatible < out[j].Compatible })
+	used := map[string]bool{}
+	for i := range out {
+		base := "boardc_" + b.CIdent() + "_dma_caps_" + ir.CIdent(out[i].Compatible)
+		name := base
+		for n := 2; used[name]; n++ {
+			name = base + "_" + strconv.Itoa(n)
+		}
+		used[name] = true
+		out[i].Symbol = name
+	}
 	return out
 }
 
-// source returns the provenance of the entry, as comment text: the master
-// that set its width, and every master when they disagree.
-func (w Width) source() outputs.Text {
-	var narrow *ir.Master
+// source returns the provenance of the entry, as comment text: the
+// masters with the compatible and the positions of their widths, and each
+// master's widths when they disagree.
+func (e Caps) source() outputs.Text {
 	mixed := false
-	for _, m := range w.Masters {
-		if m.DMABits == w.Bits && narrow == nil {
-			narrow = m
-		}
-		if m.DMABits != w.Bits {
+	for _, m := range e.Masters {
+		if m.DMABits != e.Bits || m.CoherentWidth() != e.CoherentBits {
 			mixed = true
 		}
 	}
-	if !mixed {
-		keys := make([]string, len(w.Masters))
-		for i, m := range w.Masters {
-			keys[i] = m.Key
+	var t outputs.Text
+	if mixed {
+		t = append(t, "narrowest of ")
+	}
+	for i, m := range e.Masters {
+		if i > 0 {
+			t = append(t, ", ")
 		}
-		return outputs.T(strings.Join(keys, ", "), ", ", narrow.DMABitsPos)
+		t = append(t, m.Key)
+		if mixed {
+			t = append(t, " "+widthText(m))
+		}
 	}
-	var parts []string
-	for _, m := range w.Masters {
-		parts = append(parts, fmt.Sprintf("%s %d", m.Key, m.DMABits))
+	seen := map[ir.Pos]bool{}
+	for _, m := range e.Masters {
+		for _, p := range []ir.Pos{m.DMABitsPos, m.CoherentBitsPos} {
+			if p.IsValid() && !seen[p] {
+				seen[p] = true
+				t = append(t, "; ", p)
+			}
+		}
 	}
-	return outputs.T("narrowest of ", strings.Join(parts, ", "), "; ", narrow.DMABitsPos)
+	return t
 }
 
 // origin returns the origin of the entry's lines: every master with the
-// compatible, and the width of the narrowest.
-func (w Width) origin() outputs.Origin {
+// compatible and the positions of their widths.
+func (e Caps) origin() outputs.Origin {
 	var o outputs.Origin
-	for _, m := range w.Masters {
-		o.Refs = append(o.Refs, m.Ref)
-		if m.DMABits == w.Bits {
-			o.Pos = append(o.Pos, m.DMABitsPos)
-		}
+	for _, m := range e.Masters {
+		o = o.And(m.Ref, m.DMABitsPos, m.CoherentBitsPos)
 	}
-	// Merged into an empty origin: without empty or repeated entries.
-	return outputs.Origin{}.With(o)
+	return o
 }
 
 // masterTitle describes a master, as comment text: key, node, driver,
@@ -130,121 +148,91 @@ func widthText(m *ir.Master) string {
 	return fmt.Sprintf("%d-bit streaming and %d-bit coherent DMA", m.DMABits, m.CoherentWidth())
 }
 
-// dmaDecls writes the DMA prototypes of the header.
+// capsGuard guards the definition of struct boardc_dma_caps and its
+// helper, which the headers of several boards share.
+const capsGuard = "BOARDC_DMA_CAPS"
+
+// dmaDecls writes the DMA declarations of the header: the capability
+// structure and its helper, once for every board, and the board's
+// exported capabilities and match table.
 func (g *gen) dmaDecls(w *outputs.Printer) {
 	w.P()
-	w.Comment("", "DMA masks ("+dmaHowto+"). Each function sets the master's declared widths with "+
-		"dma_set_mask_and_coherent(), or dma_set_mask() and dma_set_coherent_mask() where they "+
-		"differ (include/linux/dma-mapping.h), and returns the error; call it in probe, before the "+
-		"first DMA mapping or allocation. Masters the board disables, and masters whose driver "+
-		"sets its own masks, have none.")
-	for _, m := range Emitted(g.b) {
-		fn := SetupFunc(g.b, m)
-		o := outputs.From(m.Ref, m.DMABitsPos)
-		w.Comment("", o, outputs.T(m.Key, ": "+widthText(m)+", ", m.DMABitsPos))
-		w.P(o.Named(fn), "int ", fn, "(struct device *dev);")
-	}
+	w.P("#ifndef ", capsGuard)
+	w.P("#define ", capsGuard)
 	w.P()
-	w.Comment("", "For drivers that probe several variants: "+g.p+"_dma_bits() returns the DMA width "+
-		"declared for a compatible string, 0 for one the board does not describe; "+
-		g.p+"_dma_setup_compatible() sets the mask of that width, or returns -ENODEV "+
-		"for an unknown compatible.")
-	w.P(masters(g.p+"_dma_bits"), "unsigned int ", g.p, "_dma_bits(const char *compatible);")
-	w.P(masters(g.p+"_dma_setup_compatible"), "int ", g.p, "_dma_setup_compatible(struct device *dev,")
-	w.P(align("int "+g.p+"_dma_setup_compatible("), "const char *compatible);")
+	w.Comment("", "The DMA capabilities of a device: the widths of its streaming mask (dma_map_*()) and "+
+		"of its coherent mask (dma_alloc_coherent()), which a driver may narrow apart ("+dmaHowto+"). "+
+		"Meant for of_device_id.data: a driver's match table points each compatible at the board's "+
+		"capabilities, and probe applies what of_device_get_match_data() returns.")
+	w.P(named("boardc_dma_caps"), "struct boardc_dma_caps {")
+	w.P("\tu8 streaming_bits;")
+	w.P("\tu8 coherent_bits;")
+	w.P("};")
+	w.P()
+	w.Comment("", "boardc_dma_caps_apply() sets dev's streaming and coherent masks from caps, "+
+		"dma_set_mask() then dma_set_coherent_mask() (include/linux/dma-mapping.h), and returns the "+
+		"error; -ENODEV for no caps. Call it in probe, before the first mapping or allocation. A "+
+		"mask above 32 bits never fails, so there is no fallback to 32 bits; a narrower one fails "+
+		"only where the platform cannot serve it.")
+	w.P(named("boardc_dma_caps_apply"), "static inline int boardc_dma_caps_apply(struct device *dev,")
+	w.P(align("static inline int boardc_dma_caps_apply("), "const struct boardc_dma_caps *caps)")
+	w.P("{")
+	w.P("\tint err;")
+	w.P()
+	w.P("\tif (!caps)")
+	w.P("\t\treturn -ENODEV;")
+	w.P("\terr = dma_set_mask(dev, DMA_BIT_MASK(caps->streaming_bits));")
+	w.P("\tif (err)")
+	w.P("\t\treturn err;")
+	w.P("\treturn dma_set_coherent_mask(dev, DMA_BIT_MASK(caps->coherent_bits));")
+	w.P("}")
+	w.P()
+	w.P("#endif /* ", capsGuard, " */")
+	w.P()
+	w.Comment("", "The DMA capabilities of the board's masters by compatible string, exported "+
+		"(EXPORT_SYMBOL_GPL). Masters the board disables, and masters whose driver sets its own "+
+		"masks, have none. "+CapsTable(g.b)+"[] holds them all as of_device_id entries, for "+
+		"of_match_node() or of_match_device() (<linux/of.h>).")
+	for _, e := range Capabilities(g.b) {
+		w.Comment("", e.origin(), outputs.T(e.Compatible, ": ", capsText(e)))
+		w.P(e.origin().Named(e.Symbol), "extern const struct boardc_dma_caps ", e.Symbol, ";")
+	}
+	w.P(masters(CapsTable(g.b)), "extern const struct of_device_id ", CapsTable(g.b), "[];")
 }
 
-// dmaDefs writes the DMA functions and the width table of the source.
+// capsText says an entry's widths.
+func capsText(e Caps) string {
+	if e.Bits == e.CoherentBits {
+		return fmt.Sprintf("%d-bit DMA", e.Bits)
+	}
+	return fmt.Sprintf("%d-bit streaming and %d-bit coherent DMA", e.Bits, e.CoherentBits)
+}
+
+// dmaDefs writes the exported capabilities and the match table of the
+// source.
 func (g *gen) dmaDefs(w *outputs.Printer) {
-	w.P()
-	w.Comment("", "A DMA mask above 32 bits never fails, so there is no fallback to 32 bits; "+
-		"a narrower one fails only where the platform cannot serve it ("+dmaHowto+").")
-	for _, m := range Emitted(g.b) {
-		fn := SetupFunc(g.b, m)
-		o := outputs.From(m.Ref, m.DMABitsPos, m.CoherentBitsPos)
+	caps := Capabilities(g.b)
+	for _, e := range caps {
+		o := e.origin().Named(e.Symbol)
 		w.P()
-		w.Comment("", o, masterTitle(m))
-		w.P(o.Named(fn), "int ", fn, "(struct device *dev)")
-		w.P("{")
-		w.P("\tint err;")
-		w.P()
-		if m.CoherentWidth() == m.DMABits {
-			w.P(o, "\terr = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(", m.DMABits, "));")
-			w.P("\tif (err)")
-			w.P(o, "\t\tdev_err(dev, \"no suitable DMA: ", m.DMABits, "-bit mask refused: %d\\n\", err);")
-		} else {
-			w.P(o, "\terr = dma_set_mask(dev, DMA_BIT_MASK(", m.DMABits, "));")
-			w.P("\tif (!err)")
-			w.P(o, "\t\terr = dma_set_coherent_mask(dev, DMA_BIT_MASK(", m.CoherentWidth(), "));")
-			w.P("\tif (err)")
-			w.P(o, "\t\tdev_err(dev, \"no suitable DMA: ", m.DMABits, "-bit streaming or ", m.CoherentWidth(),
-				"-bit coherent mask refused: %d\\n\", err);")
-		}
-		w.P("\treturn err;")
-		w.P("}")
-	}
-
-	widths := Widths(g.b)
-	table := g.p + "_dma_widths"
-	w.P()
-	w.Comment("", "DMA width by compatible string. A compatible shared by masters of different "+
-		"widths gets the narrowest: a narrower mask is always safe.")
-	w.P(named("boardc_dma_width"), "struct boardc_dma_width {")
-	w.P("\tconst char *compatible;")
-	w.P("\tunsigned int dma_bits;")
-	w.P("\tunsigned int coherent_bits;")
-	w.P("};")
-	if len(widths) > 0 {
-		w.P()
-		w.P(masters(table), "static const struct boardc_dma_width ", table, "[] = {")
-		for _, e := range widths {
-			o := e.origin()
-			w.Comment("\t", o, e.source())
-			w.P(o.Named(e.Compatible), "\t{ .compatible = ", outputs.Str(e.Compatible), ", .dma_bits = ", e.Bits,
-				", .coherent_bits = ", e.CoherentBits, " },")
-		}
+		w.Comment("", e.origin(), outputs.T(e.Compatible, ": ", e.source()))
+		w.P(o, "const struct boardc_dma_caps ", e.Symbol, " = {")
+		w.P(o, "\t.streaming_bits = ", e.Bits, ",")
+		w.P(o, "\t.coherent_bits = ", e.CoherentBits, ",")
 		w.P("};")
+		w.P(o, "EXPORT_SYMBOL_GPL(", e.Symbol, ");")
 	}
-
+	table := CapsTable(g.b)
 	w.P()
-	w.P(masters(g.p+"_dma_bits"), "unsigned int ", g.p, "_dma_bits(const char *compatible)")
-	w.P("{")
-	if len(widths) > 0 {
-		w.P("\tunsigned int i;")
-		w.P()
-		w.P("\tif (!compatible)")
-		w.P("\t\treturn 0;")
-		w.P("\tfor (i = 0; i < ARRAY_SIZE(", table, "); i++)")
-		w.P("\t\tif (!strcmp(", table, "[i].compatible, compatible))")
-		w.P("\t\t\treturn ", table, "[i].dma_bits;")
+	w.Comment("", "Compatible -> DMA capabilities, for of_match_node(); NULL-terminated.")
+	w.P(masters(table), "const struct of_device_id ", table, "[] = {")
+	for _, e := range caps {
+		o := e.origin().Named(e.Compatible)
+		w.P(o, "\t{ .compatible = ", outputs.Str(e.Compatible), ", .data = &", e.Symbol, " },")
 	}
-	w.P("\treturn 0;")
-	w.P("}")
-
-	w.P()
-	w.P(masters(g.p+"_dma_setup_compatible"), "int ", g.p, "_dma_setup_compatible(struct device *dev,")
-	w.P(align("int "+g.p+"_dma_setup_compatible("), "const char *compatible)")
-	w.P("{")
-	if len(widths) > 0 {
-		w.P("\tconst struct boardc_dma_width *e = ", table, ";")
-		w.P("\tconst struct boardc_dma_width *end = e + ARRAY_SIZE(", table, ");")
-		w.P("\tint err;")
-		w.P()
-		w.P("\tfor (; compatible && e < end; e++) {")
-		w.P("\t\tif (strcmp(e->compatible, compatible))")
-		w.P("\t\t\tcontinue;")
-		w.P("\t\terr = dma_set_mask(dev, DMA_BIT_MASK(e->dma_bits));")
-		w.P("\t\tif (!err)")
-		w.P("\t\t\terr = dma_set_coherent_mask(dev, DMA_BIT_MASK(e->coherent_bits));")
-		w.P("\t\tif (err)")
-		w.P("\t\t\tdev_err(dev, \"no suitable DMA: %u-bit streaming or %u-bit coherent mask refused: %d\\n\",")
-		w.P("\t\t\t\te->dma_bits, e->coherent_bits, err);")
-		w.P("\t\treturn err;")
-		w.P("\t}")
-	}
-	w.P("\tdev_err(dev, \"no DMA width described for %s\\n\", compatible);")
-	w.P("\treturn -ENODEV;")
-	w.P("}")
+	w.P("\t{ }")
+	w.P("};")
+	w.P(masters(table), "EXPORT_SYMBOL_GPL(", table, ");")
 }
 
 // align returns the tabs and spaces that line a continuation up with the

@@ -2,19 +2,25 @@
 // boardc_<board>.h and boardc_<board>.c, to be built by kbuild into the
 // driver or board file that uses them.
 //
-// The source sets each DMA master's declared DMA mask with
-// dma_set_mask_and_coherent() (Documentation/core-api/dma-api-howto.rst,
-// include/linux/dma-mapping.h) and, on SoCs with DPAA2, holds the
-// channel→CPU table of the described DPIO affinity, a helper that returns
-// the DPIO service of a channel's CPU (dpaa2_io_service_select(),
-// include/soc/fsl/dpaa2-io.h) and the per-DPIO stash destinations
-// (drivers/soc/fsl/dpio/dpio-driver.c, dpaa2_dpio_get_cluster_sdest()).
+// The source holds the DMA capabilities of the masters the C covers (the
+// enabled masters whose driver does not set its own masks), one exported
+// const struct boardc_dma_caps per compatible string, usable as
+// of_device_id.data, and an exported of_device_id table of them; the
+// header declares them and defines boardc_dma_caps_apply(), which sets
+// both masks (Documentation/core-api/dma-api-howto.rst,
+// include/linux/dma-mapping.h). No function is exported: a multiplatform
+// driver calls no board's code, it points its own match table at the
+// board's data. The DPAA2 channel and stash tables of earlier versions
+// are gone: dpaa2_eth_setup_dpio() (drivers/net/ethernet/freescale/dpaa2/
+// dpaa2-eth.c) and dpaa2_dpio_get_cluster_sdest() (drivers/soc/fsl/dpio/
+// dpio-driver.c) do that work in the kernel; the board's DPAA2 resources
+// go into the data-path layout (outputs/dpl).
 //
 // The output follows kernel coding style: SPDX line first, tabs, an
-// include guard, prototypes in the header (which the source includes, so
-// that W=1 finds a prototype for every global function), static const
-// tables, and a comment naming the CUE position of every function and
-// table entry.
+// include guard, declarations in the header (which the source includes,
+// so that W=1 finds one for every global symbol), EXPORT_SYMBOL_GPL after
+// each exported definition, and a comment naming the CUE position of
+// every entry.
 package kc
 
 import (
@@ -68,13 +74,10 @@ func (g *gen) banner(w *outputs.Printer) {
 	if b.Model != "" {
 		desc = append(desc, outputs.From(ir.RefModel), " (", b.Model, ")")
 	}
-	desc = append(desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ": DMA masks of the board's DMA masters")
-	if b.SoC.DPAA2 != nil {
-		desc = append(desc, " and DPAA2 DPIO affinity")
-	}
-	w.Comment("", outputs.GeneratedNotice, append(desc, "."),
-		"Build it into the driver or board file that calls it. Each function "+
-			"and table entry names the description line it comes from.")
+	desc = append(desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ": DMA capabilities of the board's DMA masters.")
+	w.Comment("", outputs.GeneratedNotice, desc,
+		"Build it into the kernel or a module beside the driver that uses it. Each entry names the "+
+			"description lines it comes from.")
 }
 
 // guard returns the header's include guard macro.
@@ -89,14 +92,13 @@ func (g *gen) header() outputs.File {
 	w.P("#ifndef ", g.guard())
 	w.P("#define ", g.guard())
 	w.P()
+	w.P("#include <linux/dma-mapping.h>")
+	w.P("#include <linux/errno.h>")
+	w.P("#include <linux/mod_devicetable.h>")
+	w.P("#include <linux/types.h>")
+	w.P()
 	w.P("struct device;")
-	if g.b.SoC.DPAA2 != nil {
-		w.P("struct dpaa2_io;")
-	}
 	g.dmaDecls(w)
-	if g.b.SoC.DPAA2 != nil {
-		g.dpaa2Decls(w)
-	}
 	w.P()
 	w.P("#endif /* ", g.guard(), " */")
 	return w.File(HeaderName(g.b))
@@ -108,19 +110,10 @@ func (g *gen) source() outputs.File {
 	w.P("// SPDX-License-Identifier: GPL-2.0")
 	g.banner(w)
 	w.P()
-	w.P("#include <linux/device.h>")
-	w.P("#include <linux/dma-mapping.h>")
-	w.P("#include <linux/errno.h>")
-	w.P("#include <linux/kernel.h>")
-	w.P("#include <linux/string.h>")
-	if g.b.SoC.DPAA2 != nil {
-		w.P("#include <soc/fsl/dpaa2-io.h>")
-	}
+	w.P("#include <linux/export.h>")
+	w.P("#include <linux/mod_devicetable.h>")
 	w.P()
 	w.P("#include ", outputs.Str(HeaderName(g.b)))
 	g.dmaDefs(w)
-	if g.b.SoC.DPAA2 != nil {
-		g.dpaa2Defs(w)
-	}
 	return w.File(SourceName(g.b))
 }

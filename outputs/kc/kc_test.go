@@ -102,67 +102,82 @@ func TestNames(t *testing.T) {
 	if got := SourceName(b); got != "boardc_ls2088a_rdb.c" {
 		t.Errorf("SourceName = %q", got)
 	}
-	if got := SetupFunc(b, master("fsl_mc", 48, 1)); got != "boardc_ls2088a_rdb_fsl_mc_dma_setup" {
-		t.Errorf("SetupFunc = %q", got)
+	if got := CapsTable(b); got != "boardc_ls2088a_rdb_dma_caps_of_match" {
+		t.Errorf("CapsTable = %q", got)
 	}
 }
 
-func TestDMASetup(t *testing.T) {
+// TestCaps: one exported struct boardc_dma_caps per compatible, declared
+// in the header, each entry of the match table pointing at it.
+func TestCaps(t *testing.T) {
 	b := board("t", nil,
 		master("eth0", 32, 10, "vendor,eth"),
 		master("crypto", 64, 20, "vendor,crypto"),
 		master("usb0", 40, 30, "vendor,usb"))
 	h, c := files(t, b)
 	for _, m := range b.SoC.Masters {
-		name := SetupFunc(b, m)
-		if !strings.Contains(h, "int "+name+"(struct device *dev);") {
-			t.Errorf("header lacks the prototype of %s", name)
+		sym := "boardc_t_dma_caps_" + ir.CIdent(m.Compatible[0])
+		if !strings.Contains(h, "extern const struct boardc_dma_caps "+sym+";") {
+			t.Errorf("header lacks the declaration of %s", sym)
 		}
-		got := body(t, c, name)
-		want := fmt.Sprintf("dma_set_mask_and_coherent(dev, DMA_BIT_MASK(%d));", m.DMABits)
-		if n := strings.Count(got, "dma_set_mask_and_coherent("); n != 1 || !strings.Contains(got, want) {
-			t.Errorf("%s: want exactly one call %s, got:\n%s", name, want, got)
+		def := fmt.Sprintf("const struct boardc_dma_caps %s = {\n\t.streaming_bits = %d,\n\t.coherent_bits = %d,\n};\nEXPORT_SYMBOL_GPL(%s);\n",
+			sym, m.DMABits, m.DMABits, sym)
+		if !strings.Contains(c, def) {
+			t.Errorf("source lacks\n%s", def)
 		}
-		for _, s := range []string{"dev_err(dev,", "return err;"} {
-			if !strings.Contains(got, s) {
-				t.Errorf("%s: no %q in:\n%s", name, s, got)
-			}
+		entry := fmt.Sprintf("\t{ .compatible = %q, .data = &%s },\n", m.Compatible[0], sym)
+		if !strings.Contains(c, entry) {
+			t.Errorf("match table lacks %q", entry)
 		}
-		// Provenance: the comment above the function names the width's position.
-		if !strings.Contains(c, m.DMABitsPos.Short()+"\n */\nint "+name) &&
-			!strings.Contains(c, m.DMABitsPos.Short()+" */\nint "+name) {
-			t.Errorf("%s: no provenance comment naming %s", name, m.DMABitsPos.Short())
+		// Provenance: the comment above the definition names the width's position.
+		if !strings.Contains(c, m.DMABitsPos.Short()+" */\nconst struct boardc_dma_caps "+sym) {
+			t.Errorf("%s: no provenance comment naming %s:\n%s", sym, m.DMABitsPos.Short(), c)
 		}
 	}
-	if strings.Contains(body(t, c, SetupFunc(b, b.SoC.Masters[1])), "DMA_BIT_MASK(32)") {
-		t.Error("64-bit master falls back to 32 bits")
+	if !strings.Contains(c, "\t{ }\n};\nEXPORT_SYMBOL_GPL(boardc_t_dma_caps_of_match);\n") {
+		t.Errorf("the match table is not terminated and exported:\n%s", c)
+	}
+	if n, e := strings.Count(c, "EXPORT_SYMBOL_GPL("), len(b.SoC.Masters)+1; n != e {
+		t.Errorf("%d exports, want %d (every definition, GPL only)", n, e)
+	}
+	if strings.Contains(c, "EXPORT_SYMBOL(") {
+		t.Error("a non-GPL export")
+	}
+	if regexp.MustCompile(`(?m)^(int|unsigned|void|static [a-z]+ [a-z]+\()`).MatchString(c) {
+		t.Errorf("the source defines a function; it should hold data only:\n%s", c)
 	}
 }
 
-func TestWidths(t *testing.T) {
+func TestCapabilities(t *testing.T) {
 	a := master("a", 32, 10, "v,a", "generic")
 	bb := master("b", 40, 20, "v,b", "generic")
-	c := master("c", 64, 30, "v,c", "v,c") // duplicate compatible on one master
-	ws := Widths(board("t", nil, a, bb, c))
+	c := master("c", 64, 30, "v,c", "v,c")     // duplicate compatible on one master
+	d := master("d", 48, 40, "v,c-d", "v,c_d") // two compatibles, one C identifier
+	caps := Capabilities(board("t", nil, a, bb, c, d))
 	var got []string
-	for _, w := range ws {
-		got = append(got, fmt.Sprintf("%s=%d/%d", w.Compatible, w.Bits, len(w.Masters)))
+	for _, e := range caps {
+		got = append(got, fmt.Sprintf("%s=%d/%d/%d %s", e.Compatible, e.Bits, e.CoherentBits, len(e.Masters), e.Symbol))
 	}
-	want := []string{"generic=32/2", "v,a=32/1", "v,b=40/1", "v,c=64/1"}
+	want := []string{
+		"generic=32/32/2 boardc_t_dma_caps_generic",
+		"v,a=32/32/1 boardc_t_dma_caps_v_a",
+		"v,b=40/40/1 boardc_t_dma_caps_v_b",
+		"v,c=64/64/1 boardc_t_dma_caps_v_c",
+		"v,c-d=48/48/1 boardc_t_dma_caps_v_c_d",
+		"v,c_d=48/48/1 boardc_t_dma_caps_v_c_d_2",
+	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("Widths = %v, want %v", got, want)
+		t.Errorf("Capabilities =\n%v\nwant\n%v", got, want)
 	}
-	_, src := files(t, board("t", nil, a, bb, c))
-	if !strings.Contains(src, "/* narrowest of a 32, b 40; soc/test/test.cue:11 */") {
+	_, src := files(t, board("t", nil, a, bb, c, d))
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(src, "\n *", " ")), " ")
+	if !strings.Contains(flat, "generic: narrowest of a 32-bit DMA, b 40-bit DMA; soc/test/test.cue:11; soc/test/test.cue:21") {
 		t.Errorf("no provenance of the shared compatible:\n%s", src)
-	}
-	if !strings.Contains(src, "\t{ .compatible = \"generic\", .dma_bits = 32, .coherent_bits = 32 },") {
-		t.Errorf("table lacks the narrowest width of the shared compatible:\n%s", src)
 	}
 }
 
 // TestSplitMasks: a master whose coherent mask is narrower than its
-// streaming one gets both set apart; one whose driver sets its masks, or
+// streaming one gets both widths; one whose driver sets its masks, or
 // that the board disables, gets no C at all.
 func TestSplitMasks(t *testing.T) {
 	a := master("a", 40, 10, "v,a")
@@ -173,134 +188,26 @@ func TestSplitMasks(t *testing.T) {
 	off.Enabled = false
 	b := board("t", nil, a, set, off)
 	h, c := files(t, b)
-	got := body(t, c, SetupFunc(b, a))
-	for _, want := range []string{"dma_set_mask(dev, DMA_BIT_MASK(40));", "dma_set_coherent_mask(dev, DMA_BIT_MASK(32));"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("%s lacks %s:\n%s", SetupFunc(b, a), want, got)
-		}
+	if !strings.Contains(c, "boardc_t_dma_caps_v_a = {\n\t.streaming_bits = 40,\n\t.coherent_bits = 32,\n};") {
+		t.Errorf("the caps lack the split widths:\n%s", c)
 	}
-	if strings.Contains(got, "dma_set_mask_and_coherent") {
-		t.Errorf("split masks set as one:\n%s", got)
-	}
-	if !strings.Contains(c, "{ .compatible = \"v,a\", .dma_bits = 40, .coherent_bits = 32 },") {
-		t.Errorf("table lacks the split widths:\n%s", c)
+	if !strings.Contains(h, "/* v,a: 40-bit streaming and 32-bit coherent DMA */") {
+		t.Errorf("the header does not say the split widths:\n%s", h)
 	}
 	for _, m := range []*ir.Master{set, off} {
-		for _, name := range []string{SetupFunc(b, m), m.Compatible[0]} {
-			if strings.Contains(h+c, name) {
-				t.Errorf("%s appears in the C of a master the C must not cover (%s)", name, m.Key)
-			}
+		if strings.Contains(h+c, m.Compatible[0]) || strings.Contains(h+c, ir.CIdent(m.Compatible[0])) {
+			t.Errorf("the C covers master %s, which it must not", m.Key)
 		}
 	}
 }
 
-func TestChannelsLS2088A(t *testing.T) {
-	chs := Channels(ls2088aLike())
-	var cpus, sdest []int
-	for _, c := range chs {
-		cpus = append(cpus, c.DPIO.CPU)
-		sdest = append(sdest, c.SDest)
-	}
-	if want := []int{0, 1, 2, 3, 4, 5, 6, 7}; !reflect.DeepEqual(cpus, want) {
-		t.Errorf("channel CPUs = %v, want %v", cpus, want)
-	}
-	if want := []int{0, 0, 1, 1, 2, 2, 3, 3}; !reflect.DeepEqual(sdest, want) {
-		t.Errorf("stash destinations = %v, want %v", sdest, want)
-	}
+// TestNoDPAA2Tables: the DPAA2 channel and stash tables are gone; the C
+// of a DPAA2 board holds DMA capabilities only.
+func TestNoDPAA2Tables(t *testing.T) {
 	h, c := files(t, ls2088aLike())
-	if !strings.Contains(h, "#define BOARDC_LS_LIKE_NUM_CHANNELS\t8\n") {
-		t.Error("header lacks the channel count")
-	}
-	for i := 0; i < 8; i++ {
-		e := fmt.Sprintf("\t{ .id = %d, .cpu = %d, .sdest = %d },\t/* soc/test/test.cue:%d */", i, i, i/2, 100+i)
-		if !strings.Contains(c, e) {
-			t.Errorf("no DPIO entry %q", e)
-		}
-		e = fmt.Sprintf("\t[%d] = %d,\t/* dpio.%d, soc/test/test.cue:%d */", i, i, i, 100+i)
-		if !strings.Contains(c, e) {
-			t.Errorf("no channel entry %q", e)
-		}
-	}
-	io := body(t, c, "boardc_ls_like_channel_io")
-	want := "\tif (ch >= ARRAY_SIZE(boardc_ls_like_channel_cpus))\n\t\treturn NULL;\n" +
-		"\treturn dpaa2_io_service_select(boardc_ls_like_channel_cpus[ch]);\n"
-	if io != want {
-		t.Errorf("channel_io body:\n%s\nwant:\n%s", io, want)
-	}
-	if !strings.Contains(c, "#include <soc/fsl/dpaa2-io.h>") || !strings.Contains(h, "struct dpaa2_io *boardc_ls_like_channel_io(unsigned int ch);") {
-		t.Error("DPAA2 include or prototype missing")
-	}
-	// The stash call is a snippet in a comment, never a call: its
-	// declaration is in drivers/soc/fsl/dpio/dpio.h, not a public header.
-	for _, l := range strings.Split(h+c, "\n") {
-		if strings.Contains(l, "dpio_set_stashing_destination(") && !strings.HasPrefix(l, " *") {
-			t.Errorf("dpio_set_stashing_destination outside a comment: %q", l)
-		}
-	}
-	if !strings.Contains(h, " *\t\terr = dpio_set_stashing_destination(dpio_dev->mc_io, 0,") {
-		t.Error("header lacks the call-site snippet")
-	}
-}
-
-func TestChannelsLS1088A(t *testing.T) {
-	chs := Channels(board("ls1088a-like", dpaa2(2, 4, 0, 1, 2, 3, 4, 5, 6, 7)))
-	var sdest []int
-	for _, c := range chs {
-		sdest = append(sdest, c.SDest)
-	}
-	if want := []int{2, 2, 2, 2, 3, 3, 3, 3}; !reflect.DeepEqual(sdest, want) {
-		t.Errorf("stash destinations = %v, want %v", sdest, want)
-	}
-}
-
-func TestChannelsFollowAffinity(t *testing.T) {
-	d := dpaa2(0, 2, 6, 7, 0, 1)
-	d.DPIOs[0].ID, d.DPIOs[1].ID, d.DPIOs[2].ID, d.DPIOs[3].ID = 2, 3, 5, 9
-	b := board("t", d)
-	_, c := files(t, b)
-	for i, want := range []string{"[0] = 6,\t/* dpio.2,", "[1] = 7,\t/* dpio.3,", "[2] = 0,\t/* dpio.5,", "[3] = 1,\t/* dpio.9,"} {
-		if !strings.Contains(c, "\t"+want) {
-			t.Errorf("channel %d: no %q", i, want)
-		}
-	}
-	if !strings.Contains(c, "{ .id = 9, .cpu = 1, .sdest = 0 },") || !strings.Contains(c, "{ .id = 2, .cpu = 6, .sdest = 3 },") {
-		t.Errorf("DPIO table does not follow the affinity:\n%s", c)
-	}
-}
-
-func TestChannelsOutOfRange(t *testing.T) {
-	// A destination above 255 does not fit dpio_set_stashing_destination()'s
-	// u8 sdest; a zero cluster size must not divide by zero.
-	for _, d := range []*ir.DPAA2{dpaa2(250, 1, 0, 10), dpaa2(0, 0, 0, 1)} {
-		b := board("t", d)
-		chs := Channels(b)
-		if chs[1].SDest != -1 {
-			t.Errorf("base %d size %d: sdest of CPU %d = %d, want -1", d.StashClusterBase, d.StashClusterSize, chs[1].DPIO.CPU, chs[1].SDest)
-		}
-		if _, c := files(t, b); !strings.Contains(c, ".sdest = -ERANGE },") {
-			t.Errorf("no -ERANGE entry in:\n%s", c)
-		}
-	}
-}
-
-func TestNoDPIOs(t *testing.T) {
-	_, c := files(t, board("t", dpaa2(0, 2)))
-	if got := body(t, c, "boardc_t_channel_io"); got != "\treturn NULL;\n" {
-		t.Errorf("channel_io with no DPIOs:\n%s", got)
-	}
-	if got := body(t, c, "boardc_t_dpio_sdest"); got != "\treturn -ENOENT;\n" {
-		t.Errorf("dpio_sdest with no DPIOs:\n%s", got)
-	}
-	if strings.Contains(c, "[] = {") {
-		t.Error("empty table emitted")
-	}
-}
-
-func TestNoDPAA2(t *testing.T) {
-	h, c := files(t, board("t", nil, master("eth0", 32, 10, "v,eth")))
-	for _, s := range []string{"dpaa2", "dpio", "NUM_CHANNELS"} {
-		if strings.Contains(h+c, s) {
-			t.Errorf("board without DPAA2 mentions %q", s)
+	for _, s := range []string{"dpaa2", "dpio", "channel", "sdest"} {
+		if strings.Contains(strings.ToLower(h+c), s) {
+			t.Errorf("the C of a DPAA2 board mentions %q", s)
 		}
 	}
 }
@@ -334,13 +241,14 @@ func TestConventions(t *testing.T) {
 	if !strings.Contains(c, "#include \"boardc_ls_like.h\"\n") {
 		t.Error("the source does not include its header (W=1 wants prototypes)")
 	}
-	if !strings.Contains(c, "static const struct boardc_dma_width boardc_ls_like_dma_widths[] = {") {
-		t.Error("no static const width table")
+	// Every global symbol of the source is declared in the header.
+	syms := regexp.MustCompile(`(?m)^const struct \w+ (boardc_\w+)(?:\[\])? = \{`).FindAllStringSubmatch(c, -1)
+	if len(syms) < 3 {
+		t.Errorf("%d global symbols, want the two masters' caps and the match table:\n%s", len(syms), c)
 	}
-	// Every global function of the source has its prototype in the header.
-	for _, m := range regexp.MustCompile(`(?m)^(?:int|unsigned int|struct dpaa2_io \*)(boardc_\w+)\(`).FindAllStringSubmatch(c, -1) {
-		if !strings.Contains(h, m[1]+"(") {
-			t.Errorf("%s has no prototype in the header", m[1])
+	for _, m := range syms {
+		if !strings.Contains(h, "extern const struct") || !strings.Contains(h, " "+m[1]) {
+			t.Errorf("%s is not declared in the header", m[1])
 		}
 	}
 }
@@ -405,27 +313,54 @@ func EdgeBoards() []*ir.Board {
 }
 
 // TestVerifier: the verifier's table holds every enabled master, with the
-// coherency, streaming and coherent widths the description gives it, and
-// no disabled master.
+// coherency, streaming and coherent widths the description gives it and
+// the bus DMA limits of its dma-ranges, and no disabled master; on a
+// DPAA2 SoC it counts the online CPUs with their own DPIO.
 func TestVerifier(t *testing.T) {
 	a := master("a", 40, 10, "v,a")
 	a.CoherentBits = 32
 	off := master("off", 32, 30, "v,off")
 	off.Enabled = false
-	b := board("t", nil, a, off)
-	var src string
-	for _, f := range Emit(b) {
-		if f.Path == VerifyName(b) {
-			src = string(f.Data)
+	// c sits on a bus whose dma-ranges reach 0x1_0000_0000 + 2 GiB.
+	c := master("c", 64, 40, "v,c")
+	c.Bus = &ir.Bus{Key: "narrow", HasDMARanges: true, DMARanges: []ir.DMARange{{Child: 1 << 32, Parent: 0, Size: 2 << 30}}}
+	verifier := func(b *ir.Board) string {
+		for _, f := range Emit(b) {
+			if f.Path == VerifyName(b) {
+				return string(f.Data)
+			}
 		}
+		t.Fatal("no verifier")
+		return ""
 	}
-	if !strings.Contains(src, "\t{ \"a\", \"/soc/a@1000\", false, 40, 32 },") {
-		t.Errorf("the verifier lacks master a's entry:\n%s", src)
+	src := verifier(board("t", nil, a, off, c))
+	for _, want := range []string{
+		"\t{ \"a\", \"/soc/a@1000\", false, 40, 32, 0x0ULL, 0x0ULL },",
+		"\t{ \"c\", \"/soc/c@1000\", false, 64, 64, 0x17fffffffULL, 0x17fffffffULL },",
+		"dev->bus_dma_limit == limit",
+		"check(m, &pci->dev, m->pci_limit)",
+		"check(m, &pdev->dev, m->bus_limit)",
+		"return strict && (bad || unbound) ? -EINVAL : 0;",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the verifier lacks %q:\n%s", want, src)
+		}
 	}
 	if strings.Contains(src, "\"off\"") {
 		t.Errorf("the verifier checks a disabled master:\n%s", src)
 	}
-	if !strings.Contains(src, "return strict && (bad || unbound) ? -EINVAL : 0;") {
-		t.Errorf("strict does not fail the load:\n%s", src)
+	if strings.Contains(src, "dpio") {
+		t.Errorf("the verifier of a board without DPAA2 counts DPIOs")
+	}
+	src = verifier(ls2088aLike())
+	for _, want := range []string{
+		"#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)\n#include <soc/fsl/dpaa2-io.h>\n#endif",
+		"\t\tif (dpaa2_io_service_select(cpu))\n\t\t\twith++;",
+		"with_own_dpio=%u described=8\\n",
+		"\tbad += verify_dpio();\n",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the DPAA2 verifier lacks %q", want)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package kc
 
 import (
+	"fmt"
+
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
 )
@@ -34,13 +36,28 @@ func (g *gen) verify() outputs.File {
 		"Load it on the board: for every master the board enables, it finds the device bound to "+
 			"the master's node (of_find_device_by_node()) and, for a PCI host bridge, the PCI devices "+
 			"behind it, and prints one line comparing what the kernel applied with the description: "+
-			"DMA coherency as the DMA layer sees it (dev_is_dma_coherent(), <linux/dma-map-ops.h>) "+
-			"and the streaming and coherent DMA masks. A closing line counts the mismatches. With "+
-			"strict=1 a mismatch, or a master with no bound device, makes the load fail.")
+			"DMA coherency as the DMA layer sees it (dev_is_dma_coherent(), <linux/dma-map-ops.h>), "+
+			"the streaming and coherent DMA masks, and the bus DMA limit the kernel took from "+
+			"dma-ranges (dev->bus_dma_limit, set by of_dma_configure_id(), drivers/of/device.c, from "+
+			"of_dma_get_range(), drivers/of/address.c: the highest address of the nearest non-empty "+
+			"dma-ranges above the device, 0 for none) against the description's. On a DPAA2 SoC it "+
+			"also counts the online CPUs that have a DPIO of their own. A closing line counts the "+
+			"mismatches. With strict=1 a mismatch, or a master with no bound device, makes the load fail.")
 	w.P()
-	for _, h := range []string{"device.h", "dma-map-ops.h", "dma-mapping.h", "errno.h", "kernel.h", "module.h",
-		"moduleparam.h", "of.h", "of_platform.h", "pci.h", "platform_device.h"} {
+	hs := []string{"device.h", "dma-map-ops.h", "dma-mapping.h", "errno.h", "kernel.h", "module.h",
+		"moduleparam.h", "of.h", "of_platform.h", "pci.h", "platform_device.h"}
+	if b.SoC.DPAA2 != nil {
+		hs = append([]string{"cpumask.h"}, hs...)
+	}
+	for _, h := range hs {
 		w.P("#include <linux/", h, ">")
+	}
+	if b.SoC.DPAA2 != nil {
+		w.P()
+		w.Comment("", "dpaa2_io_service_select(): "+dpaa2Header+", exported by drivers/soc/fsl/dpio/dpio-service.c (CONFIG_FSL_MC_DPIO).")
+		w.P("#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)")
+		w.P("#include <soc/fsl/dpaa2-io.h>")
+		w.P("#endif")
 	}
 	w.P()
 	w.P("static bool strict;")
@@ -53,6 +70,8 @@ func (g *gen) verify() outputs.File {
 	w.P("\tbool coherent;")
 	w.P("\tunsigned int dma_bits;")
 	w.P("\tunsigned int coherent_bits;")
+	w.P("\tu64 bus_limit;\t/* the device's own bus_dma_limit */")
+	w.P("\tu64 pci_limit;\t/* that of the PCI devices behind a host bridge */")
 	w.P("};")
 	w.P()
 	table := g.p + "_verify_masters"
@@ -62,23 +81,37 @@ func (g *gen) verify() outputs.File {
 			continue
 		}
 		o := outputs.From(m.Ref, m.DMABitsPos)
-		w.Comment("\t", o, masterTitle(m))
-		w.P(o, "\t{ ", outputs.Str(m.Key), ", ", outputs.Str(m.Node.Path), ", ", m.Coherent(), ", ", m.DMABits, ", ", m.CoherentWidth(), " },")
+		title := masterTitle(m)
+		limit, from := m.BusDMALimit()
+		plimit, pfrom := m.EndpointDMALimit()
+		for _, f := range []*ir.Bus{from, pfrom} {
+			if f != nil {
+				o = o.And(f.Ref, f.DMARangesPos)
+			}
+		}
+		if from != nil {
+			title = append(title, "; bus limit from the dma-ranges of ", from.Key, ", ", from.DMARangesPos)
+		}
+		w.Comment("\t", o, title)
+		w.P(o, "\t{ ", outputs.Str(m.Key), ", ", outputs.Str(m.Node.Path), ", ", m.Coherent(), ", ", m.DMABits, ", ", m.CoherentWidth(),
+			", ", hex(limit), ", ", hex(plimit), " },")
 	}
 	w.P("\t{ }")
 	w.P("};")
 	w.P()
 	w.Comment("", "check reports one device of master m and returns whether it matches.")
-	w.P("static bool check(const struct boardc_verify_master *m, struct device *dev)")
+	w.P("static bool check(const struct boardc_verify_master *m, struct device *dev, u64 limit)")
 	w.P("{")
 	w.P("\tbool coherent = dev_is_dma_coherent(dev);")
 	w.P("\tunsigned int bits = dev->dma_mask ? fls64(*dev->dma_mask) : 0;")
 	w.P("\tunsigned int cbits = fls64(dev->coherent_dma_mask);")
-	w.P("\tbool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits;")
+	w.P("\tbool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits &&")
+	w.P("\t\t  dev->bus_dma_limit == limit;")
 	w.P()
-	w.P("\tpr_info(\"boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u\\n\",")
+	w.P("\tpr_info(\"boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u bus_dma_limit=%#llx/%#llx\\n\",")
 	w.P("\t\tok ? \"ok\" : \"MISMATCH\", m->key, m->path, dev_name(dev),")
-	w.P("\t\tcoherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits);")
+	w.P("\t\tcoherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits,")
+	w.P("\t\t(unsigned long long)dev->bus_dma_limit, (unsigned long long)limit);")
 	w.P("\treturn ok;")
 	w.P("}")
 	w.P()
@@ -98,15 +131,18 @@ func (g *gen) verify() outputs.File {
 	w.P("\t\t    bridge->dev.parent->of_node != np)")
 	w.P("\t\t\tcontinue;")
 	w.P("\t\tn++;")
-	w.P("\t\tif (!check(m, &pci->dev))")
+	w.P("\t\tif (!check(m, &pci->dev, m->pci_limit))")
 	w.P("\t\t\tbad++;")
 	w.P("\t}")
 	w.P("#endif")
-	w.P("\tif (!n && !check(m, &pdev->dev))")
+	w.P("\tif (!n && !check(m, &pdev->dev, m->bus_limit))")
 	w.P("\t\tbad++;")
 	w.P("\treturn bad;")
 	w.P("}")
 	w.P()
+	if b.SoC.DPAA2 != nil {
+		g.verifyDPIO(w)
+	}
 	fn := g.p + "_verify_init"
 	w.P(named(fn), "static int __init ", fn, "(void)")
 	w.P("{")
@@ -128,6 +164,9 @@ func (g *gen) verify() outputs.File {
 	w.P("\t\t\tput_device(&pdev->dev);")
 	w.P("\t\tof_node_put(np);")
 	w.P("\t}")
+	if b.SoC.DPAA2 != nil {
+		w.P("\tbad += verify_dpio();")
+	}
 	w.P("\tpr_info(\"boardc-verify: board ", b.Name, ": %d mismatch(es), %d master(s) not bound\\n\", bad, unbound);")
 	w.P("\treturn strict && (bad || unbound) ? -EINVAL : 0;")
 	w.P("}")
@@ -142,3 +181,40 @@ func (g *gen) verify() outputs.File {
 	w.P("MODULE_LICENSE(\"GPL\");")
 	return w.File(VerifyName(b))
 }
+
+// dpaa2Header declares the DPIO service API.
+const dpaa2Header = "include/soc/fsl/dpaa2-io.h"
+
+// verifyDPIO writes verify_dpio(), which counts the online CPUs with a
+// DPIO of their own: dpaa2_io_service_select(cpu) returns the DPIO
+// dpaa2_dpio_probe() gave that CPU, NULL for a CPU without one
+// (service_select_by_cpu(), drivers/soc/fsl/dpio/dpio-service.c), and
+// dpaa2-eth makes its channels on those CPUs only (dpaa2_eth_setup_dpio(),
+// drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c).
+func (g *gen) verifyDPIO(w *outputs.Printer) {
+	d := g.b.SoC.DPAA2
+	o := outputs.From(ir.RefDPAA2, d.Pos)
+	w.Comment("", o, outputs.T(fmt.Sprintf("verify_dpio checks that every online CPU has a DPIO of its own "+
+		"(dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c); the description has %d DPIOs, ", len(d.DPIOs)), d.Pos,
+		". It returns 1 on a mismatch, and when the DPIO driver is not built (no DPAA2 networking without it)."))
+	w.P("static int verify_dpio(void)")
+	w.P("{")
+	w.P("#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)")
+	w.P("\tunsigned int cpu, online = num_online_cpus(), with = 0;")
+	w.P()
+	w.P("\tfor_each_online_cpu(cpu)")
+	w.P("\t\tif (dpaa2_io_service_select(cpu))")
+	w.P("\t\t\twith++;")
+	w.P(o, "\tpr_info(\"boardc-verify: %s dpio online_cpus=%u with_own_dpio=%u described=", len(d.DPIOs), "\\n\",")
+	w.P("\t\twith == online ? \"ok\" : \"MISMATCH\", online, with);")
+	w.P("\treturn with == online ? 0 : 1;")
+	w.P("#else")
+	w.P("\tpr_info(\"boardc-verify: MISMATCH dpio: the DPIO driver (CONFIG_FSL_MC_DPIO) is not built\\n\");")
+	w.P("\treturn 1;")
+	w.P("#endif")
+	w.P("}")
+	w.P()
+}
+
+// hex prints a 64-bit limit as a C constant.
+func hex(v uint64) string { return fmt.Sprintf("%#xULL", v) }

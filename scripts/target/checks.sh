@@ -172,7 +172,11 @@ check_dma() {
 
 # --- the board's generated verifier module ------------------------------------
 # Loaded with strict=1, it must load (no mismatch, every master bound) and
-# report each master ok; each of its lines is also checked per master.
+# report each master ok; each of its lines is also checked per master: what
+# the verifier expects (right of each "/") must be what the plan derives
+# from the description (coherency, both mask widths, the bus DMA limit of
+# the device, or of the PCI devices behind a host bridge), so that an
+# emitter writing a wrong table cannot pass by agreeing with itself.
 check_verifier() {
 	if insmod /boardc/modules/boardc_verify.ko strict=1 2>/tmp/verify.err; then
 		result "verifier strict" 0 "boardc_verify.ko strict=1 loaded: $(dmesg | sed -n 's/.*boardc-verify: board //p' | tail -n 1)"
@@ -180,18 +184,45 @@ check_verifier() {
 		result "verifier strict" 1 "boardc_verify.ko strict=1 refused to load: $(dmesg | sed -n 's/.*boardc-verify: board //p' | tail -n 1)"
 	fi
 	dmesg | sed -n 's/.*boardc-verify: //p' >/tmp/verify
+	awk '$1 == "limit"' "$plan" >/tmp/verify.limits
 	# shellcheck disable=SC2034 # the plan's record fields
-	while read -r kind key path rest; do
+	while read -r kind key path state bits cbits rest; do
 		[ "$kind" = master ] || continue
 		lines=$(awk -v k="$key" '($1 == "ok" || $1 == "MISMATCH") && $2 == k' /tmp/verify)
 		if [ -z "$lines" ]; then
 			result "verifier $key" 1 "no line: $(awk -v k="$key" '$2 == k' /tmp/verify)"
+			continue
 		elif echo "$lines" | grep -q '^MISMATCH'; then
 			result "verifier $key" 1 "$(echo "$lines" | tr '\n' ';')"
+			continue
+		fi
+		coh=0
+		[ "$state" = coherent ] && coh=1
+		own=$(awk -v k="$key" '$2 == k { print $3 }' /tmp/verify.limits)
+		pci=$(awk -v k="$key" '$2 == k { print $4 }' /tmp/verify.limits)
+		wrong=$(echo "$lines" | awk -v c="$coh" -v b="$bits" -v cb="$cbits" -v own="$own" -v pci="$pci" '
+			function want(f) { sub(/.*\//, "", f); return f }
+			{
+				lim = ($4 ~ /^[0-9a-f]+:[0-9a-f]+:[0-9a-f]+\.[0-9a-f]+$/) ? pci : own
+				if (want($5) != c || want($6) != b || want($7) != cb || want($8) != lim)
+					printf "%s expects %s %s %s %s, the description coherent=%s dma_mask=%s coherent_mask=%s bus_dma_limit=%s; ", $4, $5, $6, $7, $8, c, b, cb, lim
+			}')
+		if [ -n "$wrong" ]; then
+			result "verifier $key" 1 "$wrong"
 		else
-			result "verifier $key" 0 "$(echo "$lines" | awk '{ printf "%s%s %s", s, $4, $5; s = "; " }')"
+			result "verifier $key" 0 "$(echo "$lines" | awk '{ printf "%s%s %s %s %s %s", s, $4, $5, $6, $7, $8; s = "; " }')"
 		fi
 	done <"$plan"
+	# On a DPAA2 SoC: every online CPU with a DPIO of its own, and the
+	# verifier's described count the plan's.
+	dpios=$(awk '$1 == "dpio" { print $2 }' "$plan")
+	if [ -n "$dpios" ]; then
+		line=$(awk '$2 == "dpio" || $2 == "dpio:"' /tmp/verify)
+		case $line in
+		"ok dpio "*"described=$dpios") result "verifier dpio" 0 "$line" ;;
+		*) result "verifier dpio" 1 "${line:-no line}, want ok and described=$dpios" ;;
+		esac
+	fi
 }
 
 # --- runtime: tune.sh and the irqbalance policy ------------------------------

@@ -9,9 +9,14 @@
  * bound to the master's node (of_find_device_by_node()) and, for a PCI host
  * bridge, the PCI devices behind it, and prints one line comparing what the
  * kernel applied with the description: DMA coherency as the DMA layer sees it
- * (dev_is_dma_coherent(), <linux/dma-map-ops.h>) and the streaming and coherent
- * DMA masks. A closing line counts the mismatches. With strict=1 a mismatch, or
- * a master with no bound device, makes the load fail.
+ * (dev_is_dma_coherent(), <linux/dma-map-ops.h>), the streaming and coherent
+ * DMA masks, and the bus DMA limit the kernel took from dma-ranges
+ * (dev->bus_dma_limit, set by of_dma_configure_id(), drivers/of/device.c, from
+ * of_dma_get_range(), drivers/of/address.c: the highest address of the nearest
+ * non-empty dma-ranges above the device, 0 for none) against the description's.
+ * On a DPAA2 SoC it also counts the online CPUs that have a DPIO of their own.
+ * A closing line counts the mismatches. With strict=1 a mismatch, or a master
+ * with no bound device, makes the load fail.
  */
 
 #include <linux/device.h>
@@ -36,6 +41,8 @@ struct boardc_verify_master {
 	bool coherent;
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
+	u64 bus_limit;	/* the device's own bus_dma_limit */
+	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
 };
 
 static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
@@ -43,56 +50,58 @@ static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
 	 * crypto: /soc/bus@d0000000/crypto@90000 (crypto-safexcel), 64-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:58
 	 */
-	{ "crypto", "/soc/bus@d0000000/crypto@90000", true, 64, 64 },
+	{ "crypto", "/soc/bus@d0000000/crypto@90000", true, 64, 64, 0x0ULL, 0x0ULL },
 	/*
 	 * eth0: /soc/bus@d0000000/ethernet@30000 (mvneta), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:77
 	 */
-	{ "eth0", "/soc/bus@d0000000/ethernet@30000", false, 32, 32 },
+	{ "eth0", "/soc/bus@d0000000/ethernet@30000", false, 32, 32, 0x0ULL, 0x0ULL },
 	/*
 	 * pcie0: /soc/pcie@d0070000 (advk-pcie), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:170
 	 */
-	{ "pcie0", "/soc/pcie@d0070000", false, 32, 32 },
+	{ "pcie0", "/soc/pcie@d0070000", false, 32, 32, 0x0ULL, 0x0ULL },
 	/*
 	 * sata: /soc/bus@d0000000/sata@e0000 (ahci-mvebu), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:153
 	 */
-	{ "sata", "/soc/bus@d0000000/sata@e0000", false, 32, 32 },
+	{ "sata", "/soc/bus@d0000000/sata@e0000", false, 32, 32, 0x0ULL, 0x0ULL },
 	/*
 	 * sdhci1: /soc/bus@d0000000/mmc@d0000 (xenon-sdhci), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:136
 	 */
-	{ "sdhci1", "/soc/bus@d0000000/mmc@d0000", false, 32, 32 },
+	{ "sdhci1", "/soc/bus@d0000000/mmc@d0000", false, 32, 32, 0x0ULL, 0x0ULL },
 	/*
 	 * usb2: /soc/bus@d0000000/usb@5e000 (orion-ehci), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:109
 	 */
-	{ "usb2", "/soc/bus@d0000000/usb@5e000", false, 32, 32 },
+	{ "usb2", "/soc/bus@d0000000/usb@5e000", false, 32, 32, 0x0ULL, 0x0ULL },
 	/*
 	 * usb3: /soc/bus@d0000000/usb@58000 (xhci-hcd), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:98
 	 */
-	{ "usb3", "/soc/bus@d0000000/usb@58000", false, 32, 32 },
+	{ "usb3", "/soc/bus@d0000000/usb@58000", false, 32, 32, 0x0ULL, 0x0ULL },
 	/*
 	 * xor: /soc/bus@d0000000/xor@60900 (mv_xor), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:120
 	 */
-	{ "xor", "/soc/bus@d0000000/xor@60900", false, 32, 32 },
+	{ "xor", "/soc/bus@d0000000/xor@60900", false, 32, 32, 0x0ULL, 0x0ULL },
 	{ }
 };
 
 /* check reports one device of master m and returns whether it matches. */
-static bool check(const struct boardc_verify_master *m, struct device *dev)
+static bool check(const struct boardc_verify_master *m, struct device *dev, u64 limit)
 {
 	bool coherent = dev_is_dma_coherent(dev);
 	unsigned int bits = dev->dma_mask ? fls64(*dev->dma_mask) : 0;
 	unsigned int cbits = fls64(dev->coherent_dma_mask);
-	bool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits;
+	bool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits &&
+		  dev->bus_dma_limit == limit;
 
-	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u\n",
+	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u bus_dma_limit=%#llx/%#llx\n",
 		ok ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev),
-		coherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits);
+		coherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits,
+		(unsigned long long)dev->bus_dma_limit, (unsigned long long)limit);
 	return ok;
 }
 
@@ -114,11 +123,11 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev))
+		if (!check(m, &pci->dev, m->pci_limit))
 			bad++;
 	}
 #endif
-	if (!n && !check(m, &pdev->dev))
+	if (!n && !check(m, &pdev->dev, m->bus_limit))
 		bad++;
 	return bad;
 }

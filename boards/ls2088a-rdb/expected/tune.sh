@@ -22,150 +22,150 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.0 on CPU 0
-	pin_irq 'dpio.0' '0' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.1 on CPU 1
-	pin_irq 'dpio.1' '1' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.2 on CPU 2
-	pin_irq 'dpio.2' '2' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.3 on CPU 3
-	pin_irq 'dpio.3' '3' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.4 on CPU 4
-	pin_irq 'dpio.4' '4' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.5 on CPU 5
-	pin_irq 'dpio.5' '5' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.6 on CPU 6
-	pin_irq 'dpio.6' '6' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:53: IRQs named dpio.7 on CPU 7
-	pin_irq 'dpio.7' '7' 'ls2088a-rdb/board.cue:53'
-	# ls2088a-rdb/board.cue:55: eth0 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth0 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth0 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth0 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth0 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth0/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth0 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth0/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth0 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth0/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth0 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth0/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth1/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth1/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth1/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth1/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth1/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth1/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth1/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth1 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth1/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth2/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth2/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth2/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth2/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth2/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth2/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth2/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth2 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth2/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth3/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth3/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth3/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth3/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth3/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth3/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth3/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth3 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth3/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth4/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth4/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth4/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth4/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth4/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth4/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth4/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth4 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth4/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth5/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth5/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth5/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth5/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth5/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth5/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth5/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth5 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth5/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth6/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth6/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth6/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth6/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth6/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth6/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth6/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth6 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth6/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth7/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth7/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth7/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth7/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth7/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth7/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth7/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:55'
-	# ls2088a-rdb/board.cue:55: eth7 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.0 on CPU 0
+	pin_irq 'dpio.0' '0' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.1 on CPU 1
+	pin_irq 'dpio.1' '1' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.2 on CPU 2
+	pin_irq 'dpio.2' '2' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.3 on CPU 3
+	pin_irq 'dpio.3' '3' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.4 on CPU 4
+	pin_irq 'dpio.4' '4' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.5 on CPU 5
+	pin_irq 'dpio.5' '5' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.6 on CPU 6
+	pin_irq 'dpio.6' '6' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:55: IRQs named dpio.7 on CPU 7
+	pin_irq 'dpio.7' '7' 'ls2088a-rdb/board.cue:55'
+	# ls2088a-rdb/board.cue:57: eth0 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth0 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth0 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth0 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth0 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth0/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth0 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth0/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth0 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth0/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth0 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth0/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth1/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth1/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth1/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth1/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth1/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth1/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth1/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth1 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth1/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth2/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth2/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth2/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth2/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth2/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth2/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth2/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth2 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth2/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth3/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth3/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth3/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth3/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth3/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth3/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth3/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth3 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth3/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth4/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth4/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth4/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth4/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth4/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth4/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth4/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth4 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth4/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth5/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth5/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth5/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth5/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth5/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth5/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth5/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth5 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth5/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth6/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth6/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth6/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth6/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth6/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth6/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth6/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth6 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth6/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth7/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth7/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth7/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth7/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-4 XPS on CPU 4
+	act net mask '/sys/class/net/eth7/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-5 XPS on CPU 5
+	act net mask '/sys/class/net/eth7/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-6 XPS on CPU 6
+	act net mask '/sys/class/net/eth7/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:57'
+	# ls2088a-rdb/board.cue:57: eth7 tx-7 XPS on CPU 7
+	act net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:57'
 	:
 }
 

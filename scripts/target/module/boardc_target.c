@@ -11,13 +11,14 @@
  *
  * coherent is dev_is_dma_coherent() (<linux/dma-map-ops.h>), what the DMA
  * layer does cache maintenance by; the masks are bit counts; described is
- * the width the board's generated C declares for the node's compatible
- * strings, 0 when it declares none. A node with no device prints
+ * the streaming width the board's generated C declares for the node (its
+ * of_device_id table matched against the node, as of_match_node() matches
+ * a driver's), 0 when it declares none. A node with no device prints
  * "boardc-target: none PATH".
  *
  * Built together with the board's generated boardc_<board>.c: the build
- * defines BOARDC_HEADER (the generated header, quoted) and BOARDC_DMA_BITS
- * (its boardc_<board>_dma_bits function).
+ * defines BOARDC_HEADER (the generated header, quoted) and BOARDC_DMA_CAPS_MATCH
+ * (its exported of_device_id table, boardc_<board>_dma_caps_of_match).
  */
 
 #include <linux/device.h>
@@ -42,20 +43,15 @@ static unsigned int mask_bits(u64 mask)
 	return fls64(mask);
 }
 
-/* described_bits returns the generated width of the first compatible of np
- * that the board declares. */
+/* described_bits returns the streaming width the board's C declares for np:
+ * the data of the best entry of its of_device_id table for np's compatible
+ * strings, what of_device_get_match_data() gives a driver. */
 static unsigned int described_bits(struct device_node *np)
 {
-	struct property *prop;
-	const char *compat;
-	unsigned int bits;
+	const struct of_device_id *id = of_match_node(BOARDC_DMA_CAPS_MATCH, np);
+	const struct boardc_dma_caps *caps = id ? id->data : NULL;
 
-	of_property_for_each_string(np, "compatible", prop, compat) {
-		bits = BOARDC_DMA_BITS(compat);
-		if (bits)
-			return bits;
-	}
-	return 0;
+	return caps ? caps->streaming_bits : 0;
 }
 
 static void report(const char *path, struct device *dev, unsigned int described)

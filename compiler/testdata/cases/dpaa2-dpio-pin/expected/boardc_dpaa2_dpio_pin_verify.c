@@ -8,11 +8,17 @@
  * bound to the master's node (of_find_device_by_node()) and, for a PCI host
  * bridge, the PCI devices behind it, and prints one line comparing what the
  * kernel applied with the description: DMA coherency as the DMA layer sees it
- * (dev_is_dma_coherent(), <linux/dma-map-ops.h>) and the streaming and coherent
- * DMA masks. A closing line counts the mismatches. With strict=1 a mismatch, or
- * a master with no bound device, makes the load fail.
+ * (dev_is_dma_coherent(), <linux/dma-map-ops.h>), the streaming and coherent
+ * DMA masks, and the bus DMA limit the kernel took from dma-ranges
+ * (dev->bus_dma_limit, set by of_dma_configure_id(), drivers/of/device.c, from
+ * of_dma_get_range(), drivers/of/address.c: the highest address of the nearest
+ * non-empty dma-ranges above the device, 0 for none) against the description's.
+ * On a DPAA2 SoC it also counts the online CPUs that have a DPIO of their own.
+ * A closing line counts the mismatches. With strict=1 a mismatch, or a master
+ * with no bound device, makes the load fail.
  */
 
+#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
@@ -25,6 +31,14 @@
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 
+/*
+ * dpaa2_io_service_select(): include/soc/fsl/dpaa2-io.h, exported by
+ * drivers/soc/fsl/dpio/dpio-service.c (CONFIG_FSL_MC_DPIO).
+ */
+#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)
+#include <soc/fsl/dpaa2-io.h>
+#endif
+
 static bool strict;
 module_param(strict, bool, 0444);
 MODULE_PARM_DESC(strict, "fail the load on any mismatch or unbound master");
@@ -35,25 +49,29 @@ struct boardc_verify_master {
 	bool coherent;
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
+	u64 bus_limit;	/* the device's own bus_dma_limit */
+	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
 };
 
 static const struct boardc_verify_master boardc_dpaa2_dpio_pin_verify_masters[] = {
 	/* fsl_mc: /soc/fsl-mc@80c000000, 48-bit DMA, board.cue:24 */
-	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48 },
+	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48, 0x0ULL, 0x0ULL },
 	{ }
 };
 
 /* check reports one device of master m and returns whether it matches. */
-static bool check(const struct boardc_verify_master *m, struct device *dev)
+static bool check(const struct boardc_verify_master *m, struct device *dev, u64 limit)
 {
 	bool coherent = dev_is_dma_coherent(dev);
 	unsigned int bits = dev->dma_mask ? fls64(*dev->dma_mask) : 0;
 	unsigned int cbits = fls64(dev->coherent_dma_mask);
-	bool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits;
+	bool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits &&
+		  dev->bus_dma_limit == limit;
 
-	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u\n",
+	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u bus_dma_limit=%#llx/%#llx\n",
 		ok ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev),
-		coherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits);
+		coherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits,
+		(unsigned long long)dev->bus_dma_limit, (unsigned long long)limit);
 	return ok;
 }
 
@@ -75,13 +93,36 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev))
+		if (!check(m, &pci->dev, m->pci_limit))
 			bad++;
 	}
 #endif
-	if (!n && !check(m, &pdev->dev))
+	if (!n && !check(m, &pdev->dev, m->bus_limit))
 		bad++;
 	return bad;
+}
+
+/*
+ * verify_dpio checks that every online CPU has a DPIO of its own
+ * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
+ * the description has 2 DPIOs, board.cue:28. It returns 1 on a mismatch, and
+ * when the DPIO driver is not built (no DPAA2 networking without it).
+ */
+static int verify_dpio(void)
+{
+#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)
+	unsigned int cpu, online = num_online_cpus(), with = 0;
+
+	for_each_online_cpu(cpu)
+		if (dpaa2_io_service_select(cpu))
+			with++;
+	pr_info("boardc-verify: %s dpio online_cpus=%u with_own_dpio=%u described=2\n",
+		with == online ? "ok" : "MISMATCH", online, with);
+	return with == online ? 0 : 1;
+#else
+	pr_info("boardc-verify: MISMATCH dpio: the DPIO driver (CONFIG_FSL_MC_DPIO) is not built\n");
+	return 1;
+#endif
 }
 
 static int __init boardc_dpaa2_dpio_pin_verify_init(void)
@@ -104,6 +145,7 @@ static int __init boardc_dpaa2_dpio_pin_verify_init(void)
 			put_device(&pdev->dev);
 		of_node_put(np);
 	}
+	bad += verify_dpio();
 	pr_info("boardc-verify: board dpaa2-dpio-pin: %d mismatch(es), %d master(s) not bound\n", bad, unbound);
 	return strict && (bad || unbound) ? -EINVAL : 0;
 }

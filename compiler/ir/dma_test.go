@@ -1,0 +1,58 @@
+package ir
+
+import "testing"
+
+// TestBusDMALimit walks the dma-ranges of a master's buses as
+// of_dma_get_range() (drivers/of/address.c) does.
+func TestBusDMALimit(t *testing.T) {
+	r40 := []DMARange{{Child: 0, Parent: 0, Size: 1 << 40}}
+	two := []DMARange{{Child: 0, Parent: 0, Size: 1 << 30}, {Child: 1 << 32, Parent: 1 << 32, Size: 1 << 34}}
+	for _, tc := range []struct {
+		name   string
+		top    *Bus // the bus above the master's bus
+		bus    *Bus
+		limit  uint64
+		fromOf string
+	}{
+		{"none anywhere", &Bus{Key: "top"}, &Bus{Key: "bus"}, 0, ""},
+		{"on the bus", &Bus{Key: "top"}, &Bus{Key: "bus", HasDMARanges: true, DMARanges: r40}, 1<<40 - 1, "bus"},
+		{"missing on the bus, found above", &Bus{Key: "top", HasDMARanges: true, DMARanges: r40}, &Bus{Key: "bus"}, 1<<40 - 1, "top"},
+		{"empty on the bus, found above", &Bus{Key: "top", HasDMARanges: true, DMARanges: r40}, &Bus{Key: "bus", HasDMARanges: true}, 1<<40 - 1, "top"},
+		{"empty on the bus, missing above", &Bus{Key: "top"}, &Bus{Key: "bus", HasDMARanges: true}, 0, ""},
+		{"the highest of several", &Bus{Key: "top"}, &Bus{Key: "bus", HasDMARanges: true, DMARanges: two}, 1<<32 + 1<<34 - 1, "bus"},
+		{"the nearest non-empty wins", &Bus{Key: "top", HasDMARanges: true, DMARanges: two}, &Bus{Key: "bus", HasDMARanges: true, DMARanges: r40}, 1<<40 - 1, "bus"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.bus.Parent = tc.top
+			root := &Bus{Key: "root"} // no dma-ranges: a walk that reaches it ends
+			tc.top.Parent = root
+			m := &Master{Key: "m", Bus: tc.bus}
+			limit, from := m.BusDMALimit()
+			got := ""
+			if from != nil {
+				got = from.Key
+			}
+			if limit != tc.limit || got != tc.fromOf {
+				t.Errorf("BusDMALimit() = %#x from %q, want %#x from %q", limit, got, tc.limit, tc.fromOf)
+			}
+		})
+	}
+}
+
+// TestEndpointDMALimit: behind a host bridge the walk starts on the
+// bridge's node, so a bus without dma-ranges ends it.
+func TestEndpointDMALimit(t *testing.T) {
+	r40 := []DMARange{{Child: 0, Parent: 0, Size: 1 << 40}}
+	top := &Bus{Key: "top", HasDMARanges: true, DMARanges: r40}
+	m := &Master{Key: "pcie", Bus: &Bus{Key: "bus", Parent: top}}
+	if l, _ := m.BusDMALimit(); l != 1<<40-1 {
+		t.Errorf("BusDMALimit() = %#x, want the ranges of top", l)
+	}
+	if l, from := m.EndpointDMALimit(); l != 0 || from != nil {
+		t.Errorf("EndpointDMALimit() = %#x, want none: the bus is the walk's second node and has no dma-ranges", l)
+	}
+	m.Bus.HasDMARanges = true // empty: identity, the walk goes on
+	if l, from := m.EndpointDMALimit(); l != 1<<40-1 || from != top {
+		t.Errorf("EndpointDMALimit() = %#x, want the ranges of top through the bus's empty dma-ranges", l)
+	}
+}

@@ -1,0 +1,57 @@
+package ir
+
+import (
+	"slices"
+	"strings"
+)
+
+// MCCompatible is the compatible of the fsl-mc bus node
+// (drivers/bus/fsl-mc/fsl-mc-bus.c), whose network devices are the DPNIs'
+// interfaces.
+const MCCompatible = "fsl,qoriq-mc"
+
+// DPNIDevs returns the network devices of the SoC's fsl-mc masters in
+// name order: the i-th is DPNI i's interface.
+func (s *SoC) DPNIDevs() []NetDev {
+	var devs []NetDev
+	for _, m := range s.Masters {
+		if slices.Contains(m.Compatible, MCCompatible) {
+			devs = append(devs, m.NetDevs...)
+		}
+	}
+	slices.SortStableFunc(devs, func(a, b NetDev) int { return strings.Compare(a.Name, b.Name) })
+	return devs
+}
+
+// DPIOCPUs returns the CPUs the SoC's DPIOs serve, in DPIO order, each
+// once, leaving out CPUs the SoC does not have.
+func (s *SoC) DPIOCPUs() []int {
+	if s.DPAA2 == nil {
+		return nil
+	}
+	n := s.NumCPUs()
+	var cpus []int
+	for _, io := range s.DPAA2.DPIOs {
+		if io.CPU < n && !slices.Contains(cpus, io.CPU) {
+			cpus = append(cpus, io.CPU)
+		}
+	}
+	return cpus
+}
+
+// DPNIQueues returns DPNI i's queue count: the rxQueues of its interface,
+// or one per CPU with a DPIO for a DPNI without one.
+func (s *SoC) DPNIQueues(i int) int {
+	if devs := s.DPNIDevs(); i < len(devs) && devs[i].RxQueues > 0 {
+		return devs[i].RxQueues
+	}
+	return len(s.DPIOCPUs())
+}
+
+// DPNIChannels returns the channels dpaa2-eth makes for DPNI i, each
+// taking a DPCON: one per online CPU with its own DPIO, up to the DPNI's
+// queue count (dpaa2_eth_setup_dpio(),
+// drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c).
+func (s *SoC) DPNIChannels(i int) int {
+	return min(len(s.DPIOCPUs()), s.DPNIQueues(i))
+}

@@ -1,0 +1,322 @@
+// Package dpl emits the Management Complex data-path layout of a DPAA2
+// board, <board>-dpl.dts: the objects the MC firmware creates at boot and
+// puts in the container Linux probes (DPIOs, DPNIs, DPCONs, DPBPs, DPMACs,
+// DPMCPs), and the DPNI-DPMAC connections.
+//
+// The format is that of the DPL sources of NXP's mc-utils
+// (github.com/nxp-qoriq/mc-utils, config/*/dpl-eth.*.dts, dpl-version 10):
+// a containers node with the root container dprc@1 and the objects it
+// holds (obj_set nodes of a type and ids), an objects node with each
+// object's attributes, and a connections node of endpoint pairs. It is
+// compiled by dtc (mc-utils config/Makefile: dtc -q -I dts -O dtb) into the
+// dpl.dtb the bootloader hands the MC firmware.
+//
+// What the layout holds follows what the kernel takes from the container:
+//   - a DPIO per described portal, each "DPIO_LOCAL_CHANNEL" with 8
+//     priorities, as mc-utils' LS2088A-RDB layout declares them; the
+//     description has one per CPU (dpaa2_dpio_probe(),
+//     drivers/soc/fsl/dpio/dpio-driver.c, serves one online CPU per DPIO);
+//   - a DPNI per interface of the fsl-mc master, num_queues its rxQueues,
+//     one traffic class;
+//   - the described DPCON count, which check BC0306 holds to one per
+//     channel per DPNI (dpaa2_eth_setup_dpcon(),
+//     drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c), 2 priorities each
+//     as mc-utils declares them;
+//   - a DPBP per DPNI: dpaa2_eth_setup_default_dpbp() (dpaa2-eth.c) takes
+//     one buffer pool per interface (AF_XDP zero-copy queues take more,
+//     dpaa2_xsk_setup_pool(), which the description does not cover);
+//   - DPMCPs as mc-utils' LS2088A QDS layout counts them: one per DPNI, one
+//     per DPMAC, one for the DPIOs and 10 to spare (config/ls2088a/QDS/
+//     custom/dpl-eth.0x4D_0x57.dts);
+//   - the DPMACs the interfaces name (netdev dpmac), each connected to its
+//     DPNI.
+package dpl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
+)
+
+// Emitter is the data-path layout emitter.
+var Emitter = outputs.Emitter{Name: "dpl", Emit: Emit}
+
+// Name returns the name of the board's layout file.
+func Name(b *ir.Board) string { return b.Name + "-dpl.dts" }
+
+// Layout is the data-path layout of a board, as the file states it.
+type Layout struct {
+	DPNIs  []DPNI
+	DPIOs  []ir.DPIO
+	DPCONs int
+	DPBPs  int
+	DPMACs []int // sorted
+	DPMCPs int
+	// Channels is the DPCON count the kernel takes: one per channel per
+	// DPNI.
+	Channels int
+}
+
+// DPNI is one network interface object of the layout.
+type DPNI struct {
+	ID     int
+	Queues int
+	// Dev is the interface, when the fsl-mc master names one.
+	Dev *ir.NetDev
+}
+
+// spareDPMCPs is what mc-utils adds to the DPMCPs the objects need, for
+// restool, VFIO and the DPRC (config/ls2088a/QDS/custom/dpl-eth.0x4D_0x57.dts).
+const spareDPMCPs = 10
+
+// Plan returns the board's layout, or nil when the SoC has no DPAA2.
+func Plan(b *ir.Board) *Layout {
+	soc := &b.SoC
+	d := soc.DPAA2
+	if d == nil {
+		return nil
+	}
+	l := &Layout{DPIOs: d.DPIOs, DPCONs: d.DPCON, DPBPs: d.DPNI}
+	devs := soc.DPNIDevs()
+	macs := map[int]bool{}
+	for i := 0; i < d.DPNI; i++ {
+		n := DPNI{ID: i, Queues: soc.DPNIQueues(i)}
+		if i < len(devs) {
+			n.Dev = &devs[i]
+			if m := devs[i].DPMAC; m != 0 && !macs[m] {
+				macs[m] = true
+				l.DPMACs = append(l.DPMACs, m)
+			}
+		}
+		l.DPNIs = append(l.DPNIs, n)
+		l.Channels += soc.DPNIChannels(i)
+	}
+	sort.Ints(l.DPMACs)
+	l.DPMCPs = len(l.DPNIs) + len(l.DPMACs) + 1 + spareDPMCPs
+	return l
+}
+
+// Emit returns the board's layout file, or nothing for a board without
+// DPAA2.
+func Emit(b *ir.Board) []outputs.File {
+	l := Plan(b)
+	if l == nil {
+		return nil
+	}
+	d := b.SoC.DPAA2
+	w := outputs.NewPrinter(outputs.DTS)
+	header(w, b, l)
+	w.P()
+	w.P("/dts-v1/;")
+	w.P()
+	w.P("/ {")
+	w.P("\tdpl-version = <10>;")
+	w.P()
+	w.P("\tcontainers {")
+	w.P("\t\tdprc@1 {")
+	w.P("\t\t\tcompatible = \"fsl,dprc\";")
+	w.P("\t\t\tparent = \"none\";")
+	w.P("\t\t\toptions = \"DPRC_CFG_OPT_SPAWN_ALLOWED\", \"DPRC_CFG_OPT_ALLOC_ALLOWED\", \"DPRC_CFG_OPT_IRQ_CFG_ALLOWED\";")
+	w.P("\t\t\tobjects {")
+	dpniIDs := make([]int, len(l.DPNIs))
+	for i := range l.DPNIs {
+		dpniIDs[i] = l.DPNIs[i].ID
+	}
+	dpioIDs := make([]int, len(l.DPIOs))
+	for i, io := range l.DPIOs {
+		dpioIDs[i] = io.ID
+	}
+	sets := []struct {
+		typ string
+		ids []int
+		o   outputs.Origin
+	}{
+		{"dpni", dpniIDs, outputs.From(ir.RefDPAA2, d.DPNIPos)},
+		{"dpmac", l.DPMACs, outputs.From(ir.RefDPAA2)},
+		{"dpbp", seq(0, l.DPBPs), outputs.From(ir.RefDPAA2, d.DPNIPos)},
+		{"dpio", dpioIDs, outputs.From(ir.RefDPAA2, d.Pos)},
+		{"dpcon", seq(0, l.DPCONs), outputs.From(ir.RefDPAA2, d.DPCONPos)},
+		{"dpmcp", seq(1, l.DPMCPs), outputs.From(ir.RefDPAA2)},
+	}
+	first := true
+	for _, s := range sets {
+		if len(s.ids) == 0 {
+			continue
+		}
+		if !first {
+			w.P()
+		}
+		first = false
+		w.P(s.o, "\t\t\t\tobj_set@", s.typ, " {")
+		w.P(s.o, "\t\t\t\t\ttype = \"", s.typ, "\";")
+		w.P(s.o, "\t\t\t\t\tids = <", cells(s.ids), ">;")
+		w.P("\t\t\t\t};")
+	}
+	w.P("\t\t\t};")
+	w.P("\t\t};")
+	w.P("\t};")
+	w.P()
+	w.P("\tobjects {")
+	objects(w, b, l)
+	w.P("\t};")
+	if len(l.DPMACs) > 0 {
+		w.P()
+		w.P("\tconnections {")
+		n := 0
+		for _, p := range l.DPNIs {
+			if p.Dev == nil || p.Dev.DPMAC == 0 || !connects(l, p) {
+				continue
+			}
+			n++
+			o := outputs.From(ir.RefDPAA2, p.Dev.DPMACPos).Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.Dev.DPMAC))
+			w.P()
+			w.Comment("\t\t", o, outputs.T(p.Dev.Name, ": ", p.Dev.DPMACPos))
+			w.P(o, "\t\tconnection@", n, " {")
+			w.P(o, "\t\t\tendpoint1 = \"dpni@", p.ID, "\";")
+			w.P(o, "\t\t\tendpoint2 = \"dpmac@", p.Dev.DPMAC, "\";")
+			w.P("\t\t};")
+		}
+		w.P("\t};")
+	}
+	w.P("};")
+	return []outputs.File{w.File(Name(b))}
+}
+
+// connects reports whether p is the first DPNI naming its DPMAC (a second
+// is check BC0307's error, and never reaches the layout).
+func connects(l *Layout, p DPNI) bool {
+	for _, q := range l.DPNIs {
+		if q.ID == p.ID {
+			return true
+		}
+		if q.Dev != nil && q.Dev.DPMAC == p.Dev.DPMAC {
+			return false
+		}
+	}
+	return false
+}
+
+// objects writes the objects node's children.
+func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
+	d := b.SoC.DPAA2
+	comment(w, "\t\t",
+		outputs.T("DPNIs: the fsl-mc master's interfaces in name order, num_queues"),
+		outputs.T("their rxQueues (a queue per CPU with a DPIO where the master names"),
+		outputs.T("no interface), one traffic class."))
+	for _, p := range l.DPNIs {
+		o := outputs.From(ir.RefDPAA2, d.DPNIPos).Named(fmt.Sprintf("dpni@%d", p.ID))
+		note := outputs.N("no interface described: a queue per CPU with a DPIO")
+		if p.Dev != nil {
+			o = o.And("", p.Dev.Pos)
+			note = outputs.N(p.Dev.Name, ", ", p.Dev.Pos)
+		}
+		w.P(o, "\t\tdpni@", p.ID, " {\t", note)
+		w.P(o, "\t\t\toptions = \"\";")
+		w.P(o, "\t\t\tnum_queues = <", p.Queues, ">;")
+		w.P(o, "\t\t\tnum_tcs = <1>;")
+		w.P("\t\t};")
+	}
+	if len(l.DPMACs) > 0 {
+		w.P()
+		w.Comment("\t\t", "DPMACs the interfaces connect to (netdev dpmac)")
+		for _, m := range l.DPMACs {
+			w.P(outputs.From(ir.RefDPAA2).Named(fmt.Sprintf("dpmac@%d", m)), "\t\tdpmac@", m, " {")
+			w.P("\t\t\tcompatible = \"fsl,dpmac\";")
+			w.P("\t\t};")
+		}
+	}
+	w.P()
+	comment(w, "\t\t",
+		outputs.T("DPBPs: a buffer pool per DPNI, dpaa2_eth_setup_default_dpbp()"),
+		outputs.T("(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c)."))
+	for i := 0; i < l.DPBPs; i++ {
+		w.P(outputs.From(ir.RefDPAA2, d.DPNIPos).Named(fmt.Sprintf("dpbp@%d", i)), "\t\tdpbp@", i, " {")
+		w.P("\t\t\tcompatible = \"fsl,dpbp\";")
+		w.P("\t\t};")
+	}
+	w.P()
+	comment(w, "\t\t",
+		outputs.T("DPIOs: one per CPU, as described (", d.Pos, "); dpaa2_dpio_probe()"),
+		outputs.T("(drivers/soc/fsl/dpio/dpio-driver.c) gives each an online CPU."))
+	for _, io := range l.DPIOs {
+		o := outputs.From(io.Ref, io.Pos).Named(fmt.Sprintf("dpio@%d", io.ID))
+		w.P(o, "\t\tdpio@", io.ID, " {\t", outputs.N("CPU ", io.CPU, ", ", io.Pos))
+		w.P(o, "\t\t\tcompatible = \"fsl,dpio\";")
+		w.P(o, "\t\t\tchannel_mode = \"DPIO_LOCAL_CHANNEL\";")
+		w.P(o, "\t\t\tnum_priorities = <8>;")
+		w.P("\t\t};")
+	}
+	w.P()
+	comment(w, "\t\t",
+		outputs.T(fmt.Sprintf("DPCONs: %d described (", l.DPCONs), d.DPCONPos, fmt.Sprintf("); dpaa2-eth takes one per channel"+
+			" per DPNI, %d here:", l.Channels)),
+		outputs.T("dpaa2_eth_setup_dpio(), dpaa2_eth_setup_dpcon()"),
+		outputs.T("(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c)."))
+	for i := 0; i < l.DPCONs; i++ {
+		w.P(outputs.From(ir.RefDPAA2, d.DPCONPos).Named(fmt.Sprintf("dpcon@%d", i)), "\t\tdpcon@", i, " {")
+		w.P("\t\t\tcompatible = \"fsl,dpcon\";")
+		w.P("\t\t\tnum_priorities = <2>;")
+		w.P("\t\t};")
+	}
+	w.P()
+	comment(w, "\t\t",
+		outputs.T(fmt.Sprintf("DPMCPs: one per DPNI, one per DPMAC, one for the DPIOs and %d to", spareDPMCPs)),
+		outputs.T("spare, as mc-utils counts them (config/ls2088a/QDS/custom/dpl-eth.0x4D_0x57.dts)."))
+	for i := 1; i <= l.DPMCPs; i++ {
+		w.P("\t\tdpmcp@", i, " {")
+		w.P("\t\t\tcompatible = \"fsl,dpmcp\";")
+		w.P("\t\t};")
+	}
+}
+
+// header writes the SPDX line and the comment block the file starts with.
+func header(w *outputs.Printer, b *ir.Board, l *Layout) {
+	w.P("// SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)")
+	c := w.Block("")
+	c.Line(outputs.GeneratedNotice)
+	c.Line()
+	board := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
+	if b.Model != "" {
+		board = append(board, outputs.From(ir.RefModel), " (", b.Model, ")")
+	}
+	c.Line(board, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ":")
+	c.Line("the Management Complex data-path layout (DPL), in the format of NXP's")
+	c.Line("mc-utils layouts (config/<soc>/<board>/dpl-eth.<serdes>.dts, dpl-version 10).")
+	c.Line("Compile it as mc-utils does, dtc -I dts -O dtb, and give the dtb to the")
+	c.Line("MC firmware as its DPL. The comments name the description lines behind it.")
+	c.Line()
+	c.Line("Container dprc@1:")
+	c.Line(fmt.Sprintf("  %d DPNIs, %d DPMACs, %d DPBPs, %d DPIOs, %d DPMCPs,", len(l.DPNIs), len(l.DPMACs), l.DPBPs, len(l.DPIOs), l.DPMCPs))
+	c.Line(fmt.Sprintf("  %d DPCONs; the DPNIs' channels take %d.", l.DPCONs, l.Channels))
+	c.End()
+}
+
+// comment writes a block comment of lines at indent.
+func comment(w *outputs.Printer, indent string, lines ...outputs.Text) {
+	c := w.Block(indent)
+	for _, l := range lines {
+		c.Line(l...)
+	}
+	c.End()
+}
+
+// seq returns the n integers from first.
+func seq(first, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = first + i
+	}
+	return out
+}
+
+// cells returns ids as the cells of a DTS property.
+func cells(ids []int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return strings.Join(s, " ")
+}

@@ -1,0 +1,154 @@
+package dpl_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/fdt"
+	"boardc.dev/boardc/internal/intree"
+	"boardc.dev/boardc/internal/testtool"
+	"boardc.dev/boardc/outputs/dpl"
+)
+
+// ls2088a returns the in-tree LS2088A-RDB board.
+func ls2088a(t *testing.T) *ir.Board {
+	t.Helper()
+	for _, b := range intree.Boards(t, "../../boards") {
+		if b.Name == "ls2088a-rdb" {
+			return b
+		}
+	}
+	t.Fatal("no in-tree ls2088a-rdb")
+	return nil
+}
+
+// TestPlanLS2088A: one DPIO per CPU, eight DPNIs of eight queues, a DPCON
+// for each of their 64 channels, a DPBP per DPNI, DPMACs 1-8.
+func TestPlanLS2088A(t *testing.T) {
+	l := dpl.Plan(ls2088a(t))
+	if len(l.DPIOs) != 8 || len(l.DPNIs) != 8 || l.DPBPs != 8 {
+		t.Errorf("DPIOs %d, DPNIs %d, DPBPs %d, want 8 each", len(l.DPIOs), len(l.DPNIs), l.DPBPs)
+	}
+	for i, io := range l.DPIOs {
+		if io.ID != i || io.CPU != i {
+			t.Errorf("DPIO %d: id %d CPU %d", i, io.ID, io.CPU)
+		}
+	}
+	for _, p := range l.DPNIs {
+		if p.Queues != 8 || p.Dev == nil || p.Dev.Name != fmt.Sprintf("eth%d", p.ID) || p.Dev.DPMAC != p.ID+1 {
+			t.Errorf("DPNI %d: %+v", p.ID, p)
+		}
+	}
+	if l.Channels != 64 || l.DPCONs != 64 {
+		t.Errorf("channels %d, DPCONs %d, want 64 and 64 (dpaa2_eth_setup_dpcon(): one per channel per DPNI)", l.Channels, l.DPCONs)
+	}
+	if want := []int{1, 2, 3, 4, 5, 6, 7, 8}; !reflect.DeepEqual(l.DPMACs, want) {
+		t.Errorf("DPMACs %v, want %v", l.DPMACs, want)
+	}
+	if l.DPMCPs != 8+8+1+10 {
+		t.Errorf("DPMCPs %d, want 27", l.DPMCPs)
+	}
+}
+
+// TestDTC compiles the LS2088A-RDB layout with dtc and reads the dtb back:
+// the container's object sets, the objects and the connections are what
+// the plan says. dtc is run with unit_address_vs_reg off: the DPL names
+// objects dpni@0, obj_set@dpio, which have no reg (mc-utils builds its
+// layouts with dtc -q); any other warning fails.
+func TestDTC(t *testing.T) {
+	bin := testtool.Look(t, "dtc", "device-tree-compiler")
+	b := ls2088a(t)
+	fs := dpl.Emit(b)
+	if len(fs) != 1 || fs[0].Path != "ls2088a-rdb-dpl.dts" {
+		t.Fatalf("Emit: %d files, want ls2088a-rdb-dpl.dts", len(fs))
+	}
+	dir := t.TempDir()
+	src, out := filepath.Join(dir, fs[0].Path), filepath.Join(dir, "dpl.dtb")
+	if err := os.WriteFile(src, fs[0].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "-W", "no-unit_address_vs_reg", "-I", "dts", "-O", "dtb", "-o", out, src)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("dtc: %v\n%s", err, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := fdt.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tree.Cells("/", "dpl-version"); !reflect.DeepEqual(got, []uint32{10}) {
+		t.Errorf("dpl-version %v", got)
+	}
+	set := "/containers/dprc@1/objects/obj_set@"
+	for typ, n := range map[string]int{"dpni": 8, "dpio": 8, "dpbp": 8, "dpcon": 64, "dpmac": 8, "dpmcp": 27} {
+		ids := tree.Cells(set+typ, "ids")
+		if len(ids) != n {
+			t.Errorf("obj_set@%s: %d ids, want %d", typ, len(ids), n)
+		}
+		if string(tree[set+typ]["type"]) != typ+"\x00" {
+			t.Errorf("obj_set@%s: type %q", typ, tree[set+typ]["type"])
+		}
+		count := 0
+		for path := range tree {
+			if strings.HasPrefix(path, "/objects/"+typ+"@") {
+				count++
+			}
+		}
+		if count != n {
+			t.Errorf("%d /objects/%s@ nodes, want %d", count, typ, n)
+		}
+	}
+	for i := 0; i < 8; i++ {
+		if got := tree.Cells(fmt.Sprintf("/objects/dpni@%d", i), "num_queues"); !reflect.DeepEqual(got, []uint32{8}) {
+			t.Errorf("dpni@%d num_queues %v, want 8", i, got)
+		}
+		c := fmt.Sprintf("/connections/connection@%d", i+1)
+		e1, e2 := string(tree[c]["endpoint1"]), string(tree[c]["endpoint2"])
+		if e1 != fmt.Sprintf("dpni@%d\x00", i) || e2 != fmt.Sprintf("dpmac@%d\x00", i+1) {
+			t.Errorf("%s: %q - %q", c, e1, e2)
+		}
+	}
+}
+
+// TestEdges: a DPNI without an interface has a queue per CPU with a DPIO
+// and no connection; a board without DPAA2 has no layout.
+func TestEdges(t *testing.T) {
+	b := ls2088a(t)
+	if fs := dpl.Emit(&ir.Board{Name: "none"}); len(fs) != 0 {
+		t.Errorf("a board without DPAA2 got %d files", len(fs))
+	}
+	d := *b.SoC.DPAA2
+	d.DPNI = 9
+	d.DPIOs = d.DPIOs[:4] // CPUs 0-3 have a DPIO
+	soc := b.SoC
+	soc.DPAA2 = &d
+	e := *b
+	e.SoC = soc
+	l := dpl.Plan(&e)
+	last := l.DPNIs[8]
+	if last.Dev != nil || last.Queues != 4 {
+		t.Errorf("DPNI 8: %+v, want no interface and 4 queues", last)
+	}
+	if l.Channels != 9*4 {
+		t.Errorf("channels %d, want 36", l.Channels)
+	}
+	src := string(dpl.Emit(&e)[0].Data)
+	if !strings.Contains(src, "dpni@8 {\t/* no interface described: a queue per CPU with a DPIO */") {
+		t.Errorf("DPNI 8 is not described as such:\n%s", src)
+	}
+	if strings.Count(src, "connection@") != 8 {
+		t.Errorf("want 8 connections:\n%s", src)
+	}
+}
