@@ -38,6 +38,8 @@ func All() []*Check {
 		PolicyOnDisabled,
 		SysctlRange,
 		SysctlAction,
+		IRQOneTarget,
+		IRQKeys,
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,

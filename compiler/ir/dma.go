@@ -90,6 +90,12 @@ type Master struct {
 	Driver    string
 	Enabled   bool
 	IRQs      []IRQ    // sorted by Key
+	// IRQAffinity is the master's irqAffinity fact, nil when it has none;
+	// IRQCountKeys and IRQCountPos are the keys and position of its
+	// irqCount.
+	IRQAffinity  *IRQAffinity
+	IRQCountKeys []string
+	IRQCountPos  Pos
 	NetDevs   []NetDev // sorted by Name
 }
 
@@ -188,6 +194,28 @@ type IRQ struct {
 	Key  string
 	Name string
 	Pos  Pos
+	// Count is how many IRQs carry Name (irqCount.KEY, 1 by default).
+	Count int
+	// Driver is non-nil when the master's driver places this IRQ itself
+	// with an affinity hint.
+	Driver *IRQAffinity
+}
+
+// IRQAffinity is the fact that a driver places some of its master's IRQs
+// with an affinity hint.
+type IRQAffinity struct {
+	Keys    []string // the keys of the IRQs it places
+	Source  string
+	Managed bool
+	Pos     Pos
+}
+
+// IRQDelivery is the interrupt controller's delivery fact: whether it
+// delivers each IRQ to one CPU of its mask.
+type IRQDelivery struct {
+	One    bool
+	Source string
+	Pos    Pos
 }
 
 // NetDev is a network interface of a master.

@@ -16,7 +16,13 @@
 //	                                STATE: coherent, noncoherent or optout;
 //	                                the DMA mask widths; SETTER: boardc (the
 //	                                generated C sets them) or driver
-//	irq NAME CPULIST                the effective affinity lies in CPULIST
+//	irq NAME MODE CPUS              the IRQs named NAME, by ascending number:
+//	                                MODE one, the k-th is delivered to the
+//	                                k-th CPU of the comma-separated CPUS
+//	                                (starting over past its end), as
+//	                                tune.sh places it; driver, the same, as
+//	                                the driver's affinity hint places it;
+//	                                set, each is delivered within CPUS
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
 //	xps IF QUEUE MASK               tx-QUEUE/xps_cpus
@@ -89,7 +95,14 @@ func write(w io.Writer, b *ir.Board) error {
 		}
 	}
 	for _, p := range b.Policy.IRQs {
-		fmt.Fprintf(&s, "irq %s %s\n", p.IRQ, ir.CPUList(p.CPUs))
+		mode := "set"
+		switch {
+		case p.Placed():
+			mode = "driver"
+		case b.SoC.OneTarget():
+			mode = "one"
+		}
+		fmt.Fprintf(&s, "irq %s %s %s\n", p.IRQ, mode, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(p.CPUs)), ","), "[]"))
 	}
 	for _, n := range b.Policy.Net {
 		for q, cpus := range n.RPS {

@@ -35,9 +35,13 @@ func boardRoot(b *ir.Board) map[string]string {
 			continue
 		}
 		seen[p.IRQ] = true
-		for range 2 {
+		for k := range 2 {
 			interrupts += fmt.Sprintf("%4d:   0   0   GICv3  %d Level   %s\n", irq, irq, p.IRQ)
 			f[fmt.Sprintf("proc/irq/%d/smp_affinity_list", irq)] = all
+			if p.Placed() {
+				// The driver's hint, where the description expects it.
+				f[fmt.Sprintf("proc/irq/%d/affinity_hint", irq)] = ir.CPUMask([]int{p.SpreadCPU(k)}) + "\n"
+			}
 			irq++
 		}
 	}
@@ -84,6 +88,10 @@ func TestBoards(t *testing.T) {
 				if r.code != 0 {
 					t.Fatalf("%q: %v", step, r)
 				}
+				// The hints are where the description expects them.
+				if strings.Contains(r.stderr, "warning: IRQ") {
+					t.Errorf("%q warned about an IRQ: %v", step, r)
+				}
 			}
 			if d := treeDiff(orig, snapshot(t, root)); len(d) > 0 {
 				t.Errorf("revert did not restore the root:\n%s", strings.Join(d, "\n"))
@@ -96,7 +104,7 @@ func TestBoards(t *testing.T) {
 func TestBoardFacts(t *testing.T) {
 	want := map[string][]string{
 		"espressobin": {
-			"pin_irq 'd0090000.crypto' '0-1' ",
+			"follow_irq 'd0090000.crypto' '0,1' ",
 			"act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' ",
 		},
 		"mirabox": {
@@ -105,7 +113,7 @@ func TestBoardFacts(t *testing.T) {
 			"act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '2048' ",
 		},
 		"ls2088a-rdb": {
-			"pin_irq 'dpio.0' '0' ", "pin_irq 'dpio.3' '3' ", "pin_irq 'dpio.7' '7' ",
+			"follow_irq 'dpio.0' '0' ", "follow_irq 'dpio.3' '3' ", "follow_irq 'dpio.7' '7' ",
 			"act net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' ",
 		},
 	}

@@ -58,10 +58,7 @@ func script(b *ir.Board) outputs.File {
 // writeActions writes the body of the script's actions function.
 func writeActions(p *outputs.Printer, b *ir.Board) {
 	for _, pin := range b.Policy.IRQs {
-		o := outputs.From(pin.Ref, pin.Pos)
-		list := ir.CPUList(pin.CPUs)
-		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", ir.CPUText(pin.CPUs)))
-		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(list), " ", outputs.Quoted{pin.Pos})
+		writePin(p, b, pin)
 	}
 	for _, n := range b.Policy.Net {
 		o := outputs.From(n.Ref, n.Pos)
@@ -101,6 +98,51 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 	}
 }
 
+// writePin writes the action of one IRQ pin: follow_irq for IRQs their
+// driver places (the pin is what its hint is expected to be), pin_irq with
+// "one" where the interrupt controller delivers each IRQ to one CPU (the
+// IRQs of the name take the pin's CPUs one each, in ir.SpreadOrder), and
+// pin_irq with "set" where it is known to deliver to a set, or unknown.
+func writePin(p *outputs.Printer, b *ir.Board, pin ir.IRQPin) {
+	o := outputs.From(pin.Ref, pin.Pos)
+	order := cpuOrder(pin.CPUs)
+	switch {
+	case pin.Placed():
+		d := pin.Driver
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " are placed by their driver; the description expects ", spreadText(pin)))
+		p.Comment("\t", outputs.From(pin.Ref, d.Pos), outputs.T(d.Pos, ": ", d.Source))
+		p.P(o.Named(pin.IRQ), "\tfollow_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " ", outputs.Quoted{pin.Pos})
+	case b.SoC.OneTarget():
+		d := b.SoC.IRQDelivery
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", spreadText(pin)))
+		p.Comment("\t", outputs.From(ir.RefSoC, d.Pos), outputs.T(d.Pos, ": one CPU per IRQ: ", d.Source))
+		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " one ", outputs.Quoted{pin.Pos})
+	default:
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", ir.CPUText(pin.CPUs)))
+		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(ir.CPUList(pin.CPUs)), " set ", outputs.Quoted{pin.Pos})
+	}
+}
+
+// cpuOrder returns cpus comma-separated, in the description's order.
+func cpuOrder(cpus []int) string {
+	s := ""
+	for i, c := range cpus {
+		if i > 0 {
+			s += ","
+		}
+		s += fmt.Sprint(c)
+	}
+	return s
+}
+
+// spreadText says which CPU each IRQ of a pin's name gets.
+func spreadText(pin ir.IRQPin) string {
+	if len(pin.CPUs) == 1 {
+		return fmt.Sprintf("CPU %d", pin.CPUs[0])
+	}
+	return "CPUs " + cpuOrder(pin.CPUs) + ", one per IRQ in ascending IRQ number"
+}
+
 // act writes one act line of the actions function, which sets path to
 // value; pos names the description line in the script's messages.
 func act(p *outputs.Printer, o outputs.Origin, part, kind, path, value string, pos ir.Pos) {
@@ -124,8 +166,30 @@ const irqAwk = `$1 ~ /^[0-9]+:$/ {
 	}
 }`
 
+// maskListAwk prints the CPU list of the hex mask m (comma-grouped 32-bit
+// words, most significant first), nothing for a zero or malformed mask.
+const maskListAwk = `BEGIN {
+	m = tolower(m)
+	gsub(/[, \t\n]/, "", m)
+	if (m !~ /^[0-9a-f]+$/)
+		exit 0
+	n = length(m)
+	out = ""
+	for (i = n; i >= 1; i--) {
+		d = index("0123456789abcdef", substr(m, i, 1)) - 1
+		for (b = 0; b < 4; b++) {
+			if (d % 2)
+				out = out (out == "" ? "" : ",") ((n - i) * 4 + b)
+			d = int(d / 2)
+		}
+	}
+	if (out != "")
+		print out
+}`
+
 // normAwk exits 0 when ENVIRON["BOARDC_WANT"] and ENVIRON["BOARDC_HAVE"]
-// are equal once normalized by kind: "list" CPU lists in canonical form
+// are equal once normalized by kind, or for kind "within" when every CPU of
+// the list HAVE is in the list WANT: "list" CPU lists in canonical form
 // ("0,1" and "0-1" are equal), "mask" hex masks without commas or leading
 // zeros, "text" with blanks collapsed.
 const normAwk = `function cpulist(s,    n, i, p, r, c, max, set, out, first) {
@@ -175,6 +239,27 @@ function norm(v) {
 	}
 	return v
 }
+function expand(s, set,    n, i, p, r, c) {
+	gsub(/[ \t\n]/, "", s)
+	n = split(s, p, ",")
+	for (i = 1; i <= n; i++) {
+		if (p[i] ~ /^[0-9]+$/)
+			set[p[i] + 0] = 1
+		else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(p[i], r, "-")
+			for (c = r[1] + 0; c <= r[2] + 0; c++)
+				set[c] = 1
+		}
+	}
+}
 BEGIN {
+	if (kind == "within") {
+		expand(ENVIRON["BOARDC_WANT"], want)
+		expand(ENVIRON["BOARDC_HAVE"], have)
+		for (c in have)
+			if (!(c in want))
+				exit 1
+		exit 0
+	}
 	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
 }`

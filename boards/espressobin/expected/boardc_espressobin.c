@@ -25,7 +25,7 @@
 
 /*
  * eth0: /soc/bus@d0000000/ethernet@30000 (mvneta), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:77
+ * soc/armada37xx/armada37xx.cue:98
  */
 int boardc_espressobin_eth0_dma_setup(struct device *dev)
 {
@@ -39,7 +39,7 @@ int boardc_espressobin_eth0_dma_setup(struct device *dev)
 
 /*
  * xor: /soc/bus@d0000000/xor@60900 (mv_xor), 32-bit DMA,
- * soc/armada37xx/armada37xx.cue:120
+ * soc/armada37xx/armada37xx.cue:141
  */
 int boardc_espressobin_xor_dma_setup(struct device *dev)
 {
@@ -62,9 +62,9 @@ struct boardc_dma_width {
 };
 
 static const struct boardc_dma_width boardc_espressobin_dma_widths[] = {
-	/* eth0, soc/armada37xx/armada37xx.cue:77 */
+	/* eth0, soc/armada37xx/armada37xx.cue:98 */
 	{ .compatible = "marvell,armada-3700-neta", .dma_bits = 32, .coherent_bits = 32 },
-	/* xor, soc/armada37xx/armada37xx.cue:120 */
+	/* xor, soc/armada37xx/armada37xx.cue:141 */
 	{ .compatible = "marvell,armada-3700-xor", .dma_bits = 32, .coherent_bits = 32 },
 };
 

@@ -22,9 +22,9 @@ struct device;
  * allocation. Masters the board disables, and masters whose driver sets its own
  * masks, have none.
  */
-/* eth0: 32-bit DMA, soc/armada37xx/armada37xx.cue:77 */
+/* eth0: 32-bit DMA, soc/armada37xx/armada37xx.cue:98 */
 int boardc_espressobin_eth0_dma_setup(struct device *dev);
-/* xor: 32-bit DMA, soc/armada37xx/armada37xx.cue:120 */
+/* xor: 32-bit DMA, soc/armada37xx/armada37xx.cue:141 */
 int boardc_espressobin_xor_dma_setup(struct device *dev);
 
 /*

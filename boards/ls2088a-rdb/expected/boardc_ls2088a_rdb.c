@@ -46,16 +46,16 @@ int boardc_ls2088a_rdb_dma_setup_compatible(struct device *dev,
 	return -ENODEV;
 }
 
-/* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:171. */
+/* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:181. */
 static const int boardc_ls2088a_rdb_channel_cpus[8] = {
-	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:38 */
-	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:38 */
-	[2] = 2,	/* dpio.2, ls2088a-rdb/board.cue:38 */
-	[3] = 3,	/* dpio.3, ls2088a-rdb/board.cue:38 */
-	[4] = 4,	/* dpio.4, ls2088a-rdb/board.cue:38 */
-	[5] = 5,	/* dpio.5, ls2088a-rdb/board.cue:38 */
-	[6] = 6,	/* dpio.6, ls2088a-rdb/board.cue:38 */
-	[7] = 7,	/* dpio.7, ls2088a-rdb/board.cue:38 */
+	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:45 */
+	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:45 */
+	[2] = 2,	/* dpio.2, ls2088a-rdb/board.cue:45 */
+	[3] = 3,	/* dpio.3, ls2088a-rdb/board.cue:45 */
+	[4] = 4,	/* dpio.4, ls2088a-rdb/board.cue:45 */
+	[5] = 5,	/* dpio.5, ls2088a-rdb/board.cue:45 */
+	[6] = 6,	/* dpio.6, ls2088a-rdb/board.cue:45 */
+	[7] = 7,	/* dpio.7, ls2088a-rdb/board.cue:45 */
 };
 
 int boardc_ls2088a_rdb_channel_cpu(unsigned int ch)
@@ -76,7 +76,7 @@ struct dpaa2_io *boardc_ls2088a_rdb_channel_io(unsigned int ch)
 /*
  * DPIO -> CPU and stash destination 0 + cpu / 2
  * (drivers/soc/fsl/dpio/dpio-driver.c: dpaa2_dpio_get_cluster_sdest();
- * soc/ls2088a/ls2088a.cue:174), -ERANGE where none fits the u8 sdest.
+ * soc/ls2088a/ls2088a.cue:184), -ERANGE where none fits the u8 sdest.
  */
 struct boardc_dpio {
 	unsigned int id;
@@ -85,14 +85,14 @@ struct boardc_dpio {
 };
 
 static const struct boardc_dpio boardc_ls2088a_rdb_dpios[] = {
-	{ .id = 0, .cpu = 0, .sdest = 0 },	/* ls2088a-rdb/board.cue:38 */
-	{ .id = 1, .cpu = 1, .sdest = 0 },	/* ls2088a-rdb/board.cue:38 */
-	{ .id = 2, .cpu = 2, .sdest = 1 },	/* ls2088a-rdb/board.cue:38 */
-	{ .id = 3, .cpu = 3, .sdest = 1 },	/* ls2088a-rdb/board.cue:38 */
-	{ .id = 4, .cpu = 4, .sdest = 2 },	/* ls2088a-rdb/board.cue:38 */
-	{ .id = 5, .cpu = 5, .sdest = 2 },	/* ls2088a-rdb/board.cue:38 */
-	{ .id = 6, .cpu = 6, .sdest = 3 },	/* ls2088a-rdb/board.cue:38 */
-	{ .id = 7, .cpu = 7, .sdest = 3 },	/* ls2088a-rdb/board.cue:38 */
+	{ .id = 0, .cpu = 0, .sdest = 0 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 1, .cpu = 1, .sdest = 0 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 2, .cpu = 2, .sdest = 1 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 3, .cpu = 3, .sdest = 1 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 4, .cpu = 4, .sdest = 2 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 5, .cpu = 5, .sdest = 2 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 6, .cpu = 6, .sdest = 3 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 7, .cpu = 7, .sdest = 3 },	/* ls2088a-rdb/board.cue:45 */
 };
 
 int boardc_ls2088a_rdb_dpio_cpu(unsigned int id)

@@ -35,7 +35,7 @@ int boardc_ls2088a_rdb_dma_setup_compatible(struct device *dev,
 					    const char *compatible);
 
 /*
- * DPAA2 DPIO affinity, soc/ls2088a/ls2088a.cue:171. A DPAA2 driver must use the
+ * DPAA2 DPIO affinity, soc/ls2088a/ls2088a.cue:181. A DPAA2 driver must use the
  * DPIO portal of the CPU it runs on, dpaa2_io_service_select(cpu)
  * (include/soc/fsl/dpaa2-io.h). Channel ch is served by the ch-th DPIO of the
  * description, in DPIO ID order.
@@ -56,7 +56,7 @@ struct dpaa2_io *boardc_ls2088a_rdb_channel_io(unsigned int ch);
 /*
  * Stash destination of DPIO dpio.<id>: 0 + cpu / 2
  * (drivers/soc/fsl/dpio/dpio-driver.c: dpaa2_dpio_get_cluster_sdest();
- * soc/ls2088a/ls2088a.cue:174). boardc_ls2088a_rdb_dpio_cpu() returns the CPU
+ * soc/ls2088a/ls2088a.cue:184). boardc_ls2088a_rdb_dpio_cpu() returns the CPU
  * the description gives the DPIO. Both return -ENOENT for a DPIO the board does
  * not describe; boardc_ls2088a_rdb_dpio_sdest() returns -ERANGE for one whose
  * destination does not fit the u8 sdest.

@@ -41,37 +41,37 @@ struct boardc_verify_master {
 static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	/*
 	 * crypto: /soc/crypto@8000000 (caam), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:95
+	 * soc/ls2088a/ls2088a.cue:105
 	 */
 	{ "crypto", "/soc/crypto@8000000", true, 48, 48 },
 	/*
 	 * fsl_mc: /soc/fsl-mc@80c000000 (fsl_mc_bus), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:76
+	 * soc/ls2088a/ls2088a.cue:86
 	 */
 	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48 },
 	/*
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:126
+	 * soc/ls2088a/ls2088a.cue:136
 	 */
 	{ "sata0", "/soc/sata@3200000", true, 48, 48 },
 	/*
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:126
+	 * soc/ls2088a/ls2088a.cue:136
 	 */
 	{ "sata1", "/soc/sata@3210000", true, 48, 48 },
 	/*
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:109
+	 * soc/ls2088a/ls2088a.cue:119
 	 */
 	{ "smmu", "/soc/iommu@5000000", true, 48, 48 },
 	/*
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:164
+	 * soc/ls2088a/ls2088a.cue:174
 	 */
 	{ "usb0", "/soc/bus/usb@3100000", false, 40, 40 },
 	/*
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:164
+	 * soc/ls2088a/ls2088a.cue:174
 	 */
 	{ "usb1", "/soc/bus/usb@3110000", false, 40, 40 },
 	{ }

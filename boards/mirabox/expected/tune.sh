@@ -187,7 +187,28 @@ function norm(v) {
 	}
 	return v
 }
+function expand(s, set,    n, i, p, r, c) {
+	gsub(/[ \t\n]/, "", s)
+	n = split(s, p, ",")
+	for (i = 1; i <= n; i++) {
+		if (p[i] ~ /^[0-9]+$/)
+			set[p[i] + 0] = 1
+		else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(p[i], r, "-")
+			for (c = r[1] + 0; c <= r[2] + 0; c++)
+				set[c] = 1
+		}
+	}
+}
 BEGIN {
+	if (kind == "within") {
+		expand(ENVIRON["BOARDC_WANT"], want)
+		expand(ENVIRON["BOARDC_HAVE"], have)
+		for (c in have)
+			if (!(c in want))
+				exit 1
+		exit 0
+	}
 	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
 }'
 }
@@ -267,18 +288,107 @@ save() {
 	saved=$saved$nl$1$tab$2
 }
 
-# pin_irq NAME CPULIST WHERE sets the affinity of every IRQ whose action
-# name in /proc/interrupts is NAME: several IRQs may share a name, and IRQ
-# numbers are not stable across boots or driver loads.
-pin_irq() {
-	wants irq || return 0
+# find_irqs NAME WHERE sets irqs to the number of every IRQ whose action
+# name in /proc/interrupts is NAME, in ascending order: several IRQs may
+# share a name, and IRQ numbers are not stable across boots or driver
+# loads.
+find_irqs() {
 	f=$ROOT/proc/interrupts
 	[ -r "$f" ] || die 5 "cannot read $f"
 	irqs=$(irq_numbers "$1" "$f") || die 1 "cannot read $f"
-	[ -n "$irqs" ] || die 4 "no IRQ named '$1' in $f ($3)"
+	[ -n "$irqs" ] || die 4 "no IRQ named '$1' in $f ($2)"
+}
+
+# cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
+# starting over at its first CPU past its end.
+cpu_at() {
+	printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'
+}
+
+# pin_irq NAME CPUS MODE WHERE places the IRQs named NAME. MODE one: the
+# interrupt controller delivers each IRQ to one CPU, so the IRQs of the
+# name, in ascending IRQ number, take the CPUs of the comma-separated CPUS
+# in their order, one each, starting over when there are more IRQs than
+# CPUs. MODE set: every IRQ of the name gets the CPU list CPUS.
+pin_irq() {
+	wants irq || return 0
+	find_irqs "$1" "$4"
+	k=0
 	for n in $irqs; do
-		act irq list "/proc/irq/$n/smp_affinity_list" "$2" "IRQ $n $1, $3"
+		want=$2
+		[ "$3" = one ] && want=$(cpu_at "$2" "$k")
+		act irq list "/proc/irq/$n/smp_affinity_list" "$want" "IRQ $n $1, $4"
+		effective "$n" "$want" "IRQ $n $1, $4"
+		k=$((k + 1))
 	done
+}
+
+# follow_irq NAME CPUS WHERE keeps the IRQs named NAME, which their driver
+# places with an affinity hint, where the hint says: a user-space write
+# (irqbalance, an earlier script) is undone. CPUS is what the description
+# expects the hints to be, taken as pin_irq's MODE one does; a hint that
+# differs is reported, naming both CPUs, and followed.
+follow_irq() {
+	wants irq || return 0
+	find_irqs "$1" "$3"
+	k=0
+	for n in $irqs; do
+		expect=$(cpu_at "$2" "$k")
+		k=$((k + 1))
+		if [ "$phase" = check ]; then
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $3"
+			continue
+		fi
+		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
+		hint=$(mask_list "$hint")
+		if [ -z "$hint" ]; then
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($3)"
+			continue
+		fi
+		if ! same list "$expect" "$hint"; then
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($3)"
+		fi
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $3"
+		effective "$n" "$hint" "IRQ $n $1, $3"
+	done
+}
+
+# mask_list MASK prints the CPU list of a hex CPU mask as the kernel prints
+# it ("00000000,00000008" is "3"), nothing for an empty or zero mask.
+mask_list() {
+	awk -v m="$1" 'BEGIN {
+	m = tolower(m)
+	gsub(/[, \t\n]/, "", m)
+	if (m !~ /^[0-9a-f]+$/)
+		exit 0
+	n = length(m)
+	out = ""
+	for (i = n; i >= 1; i--) {
+		d = index("0123456789abcdef", substr(m, i, 1)) - 1
+		for (b = 0; b < 4; b++) {
+			if (d % 2)
+				out = out (out == "" ? "" : ",") ((n - i) * 4 + b)
+			d = int(d / 2)
+		}
+	}
+	if (out != "")
+		print out
+}'
+}
+
+# effective N CPULIST: on --verify, an IRQ whose effective affinity (where
+# the interrupt controller really delivers it, where the kernel has
+# /proc/irq/N/effective_affinity_list) is not within CPULIST drifted.
+effective() {
+	[ "$phase" = run ] && [ "$mode" = verify ] || return 0
+	f=$ROOT/proc/irq/$1/effective_affinity_list
+	[ -r "$f" ] || return 0
+	eff=$(cat -- "$f") || return 0
+	[ -n "$eff" ] || return 0
+	if ! same within "$2" "$eff"; then
+		say "drift: /proc/irq/$1/effective_affinity_list is $eff, want within $2 ($3)"
+		drift=$((drift + 1))
+	fi
 }
 
 # act PART KIND PATH VALUE WHERE: PATH, below the root, should hold VALUE.

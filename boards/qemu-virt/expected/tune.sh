@@ -22,60 +22,70 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# qemu-virt/board.cue:80: IRQs named virtio0-input.0 on CPU 3
-	pin_irq 'virtio0-input.0' '3' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:80: IRQs named virtio0-input.1 on CPU 2
-	pin_irq 'virtio0-input.1' '2' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:80: IRQs named virtio0-input.2 on CPU 1
-	pin_irq 'virtio0-input.2' '1' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:80: IRQs named virtio0-input.3 on CPU 0
-	pin_irq 'virtio0-input.3' '0' 'qemu-virt/board.cue:80'
-	# qemu-virt/board.cue:81: IRQs named virtio0-output.0 on CPU 3
-	pin_irq 'virtio0-output.0' '3' 'qemu-virt/board.cue:81'
-	# qemu-virt/board.cue:81: IRQs named virtio0-output.1 on CPU 2
-	pin_irq 'virtio0-output.1' '2' 'qemu-virt/board.cue:81'
-	# qemu-virt/board.cue:81: IRQs named virtio0-output.2 on CPU 1
-	pin_irq 'virtio0-output.2' '1' 'qemu-virt/board.cue:81'
-	# qemu-virt/board.cue:81: IRQs named virtio0-output.3 on CPU 0
-	pin_irq 'virtio0-output.3' '0' 'qemu-virt/board.cue:81'
-	# qemu-virt/board.cue:82: IRQs named virtio2 on CPU 2
-	pin_irq 'virtio2' '2' 'qemu-virt/board.cue:82'
-	# qemu-virt/board.cue:83: IRQs named virtio1 on CPU 3
-	pin_irq 'virtio1' '3' 'qemu-virt/board.cue:83'
-	# qemu-virt/board.cue:89: eth0 rx-0 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 rx-1 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 rx-2 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 rx-3 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 rx-0 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 rx-1 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 rx-2 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 rx-3 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 tx-0 XPS on CPU 3
-	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '8' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 tx-1 XPS on CPU 2
-	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '4' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 tx-2 XPS on CPU 1
-	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '2' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:89: eth0 tx-3 XPS on CPU 0
-	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '1' 'qemu-virt/board.cue:89'
-	# qemu-virt/board.cue:95: eth1 rx-0 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:95'
-	# qemu-virt/board.cue:95: eth1 rx-0 rps_flow_cnt 1024
-	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:95'
-	# qemu-virt/board.cue:102: sysctl net.core.netdev_budget = 600
-	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:102'
-	# qemu-virt/board.cue:103: sysctl net.core.netdev_max_backlog = 2000
-	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:103'
-	# qemu-virt/board.cue:101: sysctl net.core.rps_sock_flow_entries = 8192
-	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:101'
+	# qemu-virt/board.cue:91: IRQs named virtio0-input.0 are placed by their driver; the description expects CPU 0
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.0' '0' 'qemu-virt/board.cue:91'
+	# qemu-virt/board.cue:91: IRQs named virtio0-input.1 are placed by their driver; the description expects CPU 1
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.1' '1' 'qemu-virt/board.cue:91'
+	# qemu-virt/board.cue:91: IRQs named virtio0-input.2 are placed by their driver; the description expects CPU 2
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.2' '2' 'qemu-virt/board.cue:91'
+	# qemu-virt/board.cue:91: IRQs named virtio0-input.3 are placed by their driver; the description expects CPU 3
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.3' '3' 'qemu-virt/board.cue:91'
+	# qemu-virt/board.cue:92: IRQs named virtio0-output.0 are placed by their driver; the description expects CPU 0
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.0' '0' 'qemu-virt/board.cue:92'
+	# qemu-virt/board.cue:92: IRQs named virtio0-output.1 are placed by their driver; the description expects CPU 1
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.1' '1' 'qemu-virt/board.cue:92'
+	# qemu-virt/board.cue:92: IRQs named virtio0-output.2 are placed by their driver; the description expects CPU 2
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.2' '2' 'qemu-virt/board.cue:92'
+	# qemu-virt/board.cue:92: IRQs named virtio0-output.3 are placed by their driver; the description expects CPU 3
+	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.3' '3' 'qemu-virt/board.cue:92'
+	# qemu-virt/board.cue:93: IRQs named virtio2 on CPU 2
+	# soc/qemuvirt/qemuvirt.cue:46: one CPU per IRQ: drivers/irqchip/irq-gic-v3.c gic_set_affinity() (SPI: the first CPU of the mask), irq-gic-v3-its.c its_set_affinity() (LPI: one CPU)
+	pin_irq 'virtio2' '2' one 'qemu-virt/board.cue:93'
+	# qemu-virt/board.cue:94: IRQs named virtio1 on CPU 3
+	# soc/qemuvirt/qemuvirt.cue:46: one CPU per IRQ: drivers/irqchip/irq-gic-v3.c gic_set_affinity() (SPI: the first CPU of the mask), irq-gic-v3-its.c its_set_affinity() (LPI: one CPU)
+	pin_irq 'virtio1' '3' one 'qemu-virt/board.cue:94'
+	# qemu-virt/board.cue:100: eth0 rx-0 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 rx-1 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 rx-2 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 rx-3 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 rx-0 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 rx-1 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 rx-2 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 rx-3 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 tx-0 XPS on CPU 0
+	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 tx-1 XPS on CPU 1
+	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 tx-2 XPS on CPU 2
+	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:100: eth0 tx-3 XPS on CPU 3
+	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:106: eth1 rx-0 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth1 rx-0 rps_flow_cnt 1024
+	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:113: sysctl net.core.netdev_budget = 600
+	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:113'
+	# qemu-virt/board.cue:114: sysctl net.core.netdev_max_backlog = 2000
+	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:114'
+	# qemu-virt/board.cue:112: sysctl net.core.rps_sock_flow_entries = 8192
+	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:112'
 	:
 }
 
@@ -231,7 +241,28 @@ function norm(v) {
 	}
 	return v
 }
+function expand(s, set,    n, i, p, r, c) {
+	gsub(/[ \t\n]/, "", s)
+	n = split(s, p, ",")
+	for (i = 1; i <= n; i++) {
+		if (p[i] ~ /^[0-9]+$/)
+			set[p[i] + 0] = 1
+		else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(p[i], r, "-")
+			for (c = r[1] + 0; c <= r[2] + 0; c++)
+				set[c] = 1
+		}
+	}
+}
 BEGIN {
+	if (kind == "within") {
+		expand(ENVIRON["BOARDC_WANT"], want)
+		expand(ENVIRON["BOARDC_HAVE"], have)
+		for (c in have)
+			if (!(c in want))
+				exit 1
+		exit 0
+	}
 	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
 }'
 }
@@ -311,18 +342,107 @@ save() {
 	saved=$saved$nl$1$tab$2
 }
 
-# pin_irq NAME CPULIST WHERE sets the affinity of every IRQ whose action
-# name in /proc/interrupts is NAME: several IRQs may share a name, and IRQ
-# numbers are not stable across boots or driver loads.
-pin_irq() {
-	wants irq || return 0
+# find_irqs NAME WHERE sets irqs to the number of every IRQ whose action
+# name in /proc/interrupts is NAME, in ascending order: several IRQs may
+# share a name, and IRQ numbers are not stable across boots or driver
+# loads.
+find_irqs() {
 	f=$ROOT/proc/interrupts
 	[ -r "$f" ] || die 5 "cannot read $f"
 	irqs=$(irq_numbers "$1" "$f") || die 1 "cannot read $f"
-	[ -n "$irqs" ] || die 4 "no IRQ named '$1' in $f ($3)"
+	[ -n "$irqs" ] || die 4 "no IRQ named '$1' in $f ($2)"
+}
+
+# cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
+# starting over at its first CPU past its end.
+cpu_at() {
+	printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'
+}
+
+# pin_irq NAME CPUS MODE WHERE places the IRQs named NAME. MODE one: the
+# interrupt controller delivers each IRQ to one CPU, so the IRQs of the
+# name, in ascending IRQ number, take the CPUs of the comma-separated CPUS
+# in their order, one each, starting over when there are more IRQs than
+# CPUs. MODE set: every IRQ of the name gets the CPU list CPUS.
+pin_irq() {
+	wants irq || return 0
+	find_irqs "$1" "$4"
+	k=0
 	for n in $irqs; do
-		act irq list "/proc/irq/$n/smp_affinity_list" "$2" "IRQ $n $1, $3"
+		want=$2
+		[ "$3" = one ] && want=$(cpu_at "$2" "$k")
+		act irq list "/proc/irq/$n/smp_affinity_list" "$want" "IRQ $n $1, $4"
+		effective "$n" "$want" "IRQ $n $1, $4"
+		k=$((k + 1))
 	done
+}
+
+# follow_irq NAME CPUS WHERE keeps the IRQs named NAME, which their driver
+# places with an affinity hint, where the hint says: a user-space write
+# (irqbalance, an earlier script) is undone. CPUS is what the description
+# expects the hints to be, taken as pin_irq's MODE one does; a hint that
+# differs is reported, naming both CPUs, and followed.
+follow_irq() {
+	wants irq || return 0
+	find_irqs "$1" "$3"
+	k=0
+	for n in $irqs; do
+		expect=$(cpu_at "$2" "$k")
+		k=$((k + 1))
+		if [ "$phase" = check ]; then
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $3"
+			continue
+		fi
+		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
+		hint=$(mask_list "$hint")
+		if [ -z "$hint" ]; then
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($3)"
+			continue
+		fi
+		if ! same list "$expect" "$hint"; then
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($3)"
+		fi
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $3"
+		effective "$n" "$hint" "IRQ $n $1, $3"
+	done
+}
+
+# mask_list MASK prints the CPU list of a hex CPU mask as the kernel prints
+# it ("00000000,00000008" is "3"), nothing for an empty or zero mask.
+mask_list() {
+	awk -v m="$1" 'BEGIN {
+	m = tolower(m)
+	gsub(/[, \t\n]/, "", m)
+	if (m !~ /^[0-9a-f]+$/)
+		exit 0
+	n = length(m)
+	out = ""
+	for (i = n; i >= 1; i--) {
+		d = index("0123456789abcdef", substr(m, i, 1)) - 1
+		for (b = 0; b < 4; b++) {
+			if (d % 2)
+				out = out (out == "" ? "" : ",") ((n - i) * 4 + b)
+			d = int(d / 2)
+		}
+	}
+	if (out != "")
+		print out
+}'
+}
+
+# effective N CPULIST: on --verify, an IRQ whose effective affinity (where
+# the interrupt controller really delivers it, where the kernel has
+# /proc/irq/N/effective_affinity_list) is not within CPULIST drifted.
+effective() {
+	[ "$phase" = run ] && [ "$mode" = verify ] || return 0
+	f=$ROOT/proc/irq/$1/effective_affinity_list
+	[ -r "$f" ] || return 0
+	eff=$(cat -- "$f") || return 0
+	[ -n "$eff" ] || return 0
+	if ! same within "$2" "$eff"; then
+		say "drift: /proc/irq/$1/effective_affinity_list is $eff, want within $2 ($3)"
+		drift=$((drift + 1))
+	fi
 }
 
 # act PART KIND PATH VALUE WHERE: PATH, below the root, should hold VALUE.
