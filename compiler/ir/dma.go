@@ -89,14 +89,14 @@ type Master struct {
 	IOMMU     string
 	Driver    string
 	Enabled   bool
-	IRQs      []IRQ    // sorted by Key
+	IRQs      []IRQ // sorted by Key
 	// IRQAffinity is the master's irqAffinity fact, nil when it has none;
 	// IRQCountKeys and IRQCountPos are the keys and position of its
 	// irqCount.
 	IRQAffinity  *IRQAffinity
 	IRQCountKeys []string
 	IRQCountPos  Pos
-	NetDevs   []NetDev // sorted by Name
+	NetDevs      []NetDev // sorted by Name
 }
 
 // DriverSet is the fact that a driver sets a master's DMA masks itself.
