@@ -165,7 +165,7 @@ func normMask(s string) string {
 // checkNetns checks the driver's results against what b asks for.
 func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bool) {
 	t.Helper()
-	wantRC := map[string]int{"guard": tune.ExitNotBoard, "apply": 0, "reapply": 0, "verify": 0, "tampered": tune.ExitDrift, "revert": 0}
+	wantRC := map[string]int{"guard": tune.ExitRefused, "apply": 0, "reapply": 0, "verify": 0, "tampered": tune.ExitDrift, "revert": 0}
 	for _, l := range strings.Split(strings.TrimSpace(got["rc"]), "\n") {
 		step, rc, _ := strings.Cut(l, " ")
 		if want, ok := wantRC[step]; !ok || strconv.Itoa(want) != rc {

@@ -63,6 +63,8 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 	for _, n := range b.Policy.Net {
 		o := outputs.From(n.Ref, n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
+		p.Comment("\t", o, outputs.T(n.Pos, ": interface ", n.IfName))
+		p.P(o.Named(n.IfName), "\tiface ", outputs.Str(n.IfName), " ", outputs.Quoted{n.Pos})
 		for i, cpus := range n.RPS {
 			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), ir.CPUText(cpus)))
 			act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)

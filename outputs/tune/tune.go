@@ -45,12 +45,12 @@ func UnitFile(b *ir.Board) string { return "boardc-tune-" + b.Name + ".service" 
 
 // Exit statuses of tune.sh.
 const (
-	ExitOK       = 0 // done; --verify found no drift
-	ExitDrift    = 1 // --verify found drift, or a read or write failed
-	ExitUsage    = 2 // bad arguments
-	ExitNotBoard = 3 // /proc/device-tree/compatible names another board
-	ExitNoIRQ    = 4 // no IRQ of a pinned name in /proc/interrupts
-	ExitMissing  = 5 // a file to tune is missing
+	ExitOK      = 0 // everything applied; --verify found no drift
+	ExitDrift   = 1 // --verify found drift
+	ExitUsage   = 2 // bad arguments
+	ExitRefused = 3 // nothing changed: not this board, or --strict with an item missing
+	ExitPartial = 4 // applied, but an IRQ, interface or queue was missing, or a managed IRQ refused a write
+	ExitFailed  = 5 // a read or write failed; what came before it is applied
 )
 
 // Emit returns the board's tuning files. A board without IRQ pins, network

@@ -25,6 +25,8 @@ actions() {
 	# espressobin/board.cue:37: IRQs named d0090000.crypto are placed by their driver; the description expects CPUs 0,1, one per IRQ in ascending IRQ number
 	# soc/armada37xx/armada37xx.cue:83: drivers/crypto/inside-secure/safexcel.c safexcel_request_ring_irq(): irq_set_affinity_hint(irq, get_cpu_mask(cpumask_local_spread(ring, NUMA_NO_NODE)))
 	follow_irq 'd0090000.crypto' '0,1' 'espressobin/board.cue:37'
+	# espressobin/board.cue:40: interface eth0
+	iface 'eth0' 'espressobin/board.cue:40'
 	# espressobin/board.cue:40: eth0 rx-0 RPS on CPUs 0-1
 	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'espressobin/board.cue:40'
 	# espressobin/board.cue:40: eth0 rx-0 rps_flow_cnt 4096
@@ -36,25 +38,31 @@ actions() {
 
 usage() {
 	cat <<EOF
-Usage: tune.sh [--dry-run | --verify | --revert] [--force] [--only LIST] [--root DIR]
+Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--force] [--only LIST] [--root DIR]
 
 Applies the runtime tuning of board $board: IRQ affinity by action name,
 RPS/XPS masks and sysctls. The first apply saves the values it replaces in
 ROOT/run/boardc/$board.state; --revert restores them. Applying again
-changes only what drifted and keeps the values first saved.
+changes only what drifted and keeps the values first saved. An IRQ,
+interface or queue that is not there is a warning naming it, and the rest
+is applied; --strict changes nothing unless everything is there.
 
   --dry-run    print every action, change nothing
   --verify     read every value back; list each drift and exit 1
   --revert     restore the values saved by the first apply
+  --strict     all or nothing: refuse (status 3) when an item is missing
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
                (default: the BOARDC_ROOT environment variable, else none)
   --help       print this help
 
-Exit status: 0 done, 1 drift (--verify) or a failed read or write,
-2 usage, 3 not this board, 4 no IRQ of a pinned name, 5 a file to tune
-is missing.
+Exit status: 0 everything applied (--verify: no drift), 1 drift
+(--verify), 2 usage, 3 refused, nothing changed (not this board, or
+--strict and an item missing), 4 applied with items missing (each named
+in a warning; --revert: values whose IRQ or file is gone or now another
+device's), 5 failed (a read or write failed; what came before it is
+applied).
 EOF
 }
 
@@ -79,6 +87,7 @@ nl='
 ROOT=${BOARDC_ROOT-}
 mode=apply
 force=0
+strict=0
 only=irq,net,sysctl
 
 set_mode() {
@@ -94,6 +103,7 @@ while [ $# -gt 0 ]; do
 	--verify) set_mode verify ;;
 	--revert) set_mode revert ;;
 	--force) force=1 ;;
+	--strict) strict=1 ;;
 	--only)
 		[ $# -ge 2 ] || usage_error "--only needs a list"
 		only=$2
@@ -281,9 +291,9 @@ save() {
 	*"$nl$1$tab"*) return 0 ;;
 	esac
 	case $2 in
-	*"$nl"*) die 1 "cannot save the multi-line value of $1" ;;
+	*"$nl"*) die 5 "cannot save the multi-line value of $1" ;;
 	esac
-	printf '%s\t%s\n' "$1" "$2" >>"$state" || die 1 "cannot write $state"
+	printf '%s\t%s\n' "$1" "$2" >>"$state" || die 5 "cannot write $state"
 	saved=$saved$nl$1$tab$2
 }
 
@@ -294,8 +304,19 @@ save() {
 find_irqs() {
 	f=$ROOT/proc/interrupts
 	[ -r "$f" ] || die 5 "cannot read $f"
-	irqs=$(irq_numbers "$1" "$f") || die 1 "cannot read $f"
-	[ -n "$irqs" ] || die 4 "no IRQ named '$1' in $f ($2)"
+	irqs=$(irq_numbers "$1" "$f") || die 5 "cannot read $f"
+	if [ -z "$irqs" ]; then
+		missing_item "no IRQ named '$1' in $f, skipped ($2)"
+		return 1
+	fi
+}
+
+# missing_item MESSAGE: an IRQ, interface or queue is not there. The check
+# phase warns and counts it; the run phase skips it quietly.
+missing_item() {
+	[ "$phase" = check ] || return 0
+	warn "$1"
+	missing=$((missing + 1))
 }
 
 # cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
@@ -311,11 +332,12 @@ cpu_at() {
 # CPUs. MODE set: every IRQ of the name gets the CPU list CPUS.
 pin_irq() {
 	wants irq || return 0
-	find_irqs "$1" "$4"
+	find_irqs "$1" "$4" || return 0
 	k=0
 	for n in $irqs; do
 		want=$2
 		[ "$3" = one ] && want=$(cpu_at "$2" "$k")
+		statekey="irq $n $1"
 		act irq list "/proc/irq/$n/smp_affinity_list" "$want" "IRQ $n $1, $4"
 		effective "$n" "$want" "IRQ $n $1, $4"
 		k=$((k + 1))
@@ -329,7 +351,7 @@ pin_irq() {
 # differs is reported, naming both CPUs, and followed.
 follow_irq() {
 	wants irq || return 0
-	find_irqs "$1" "$3"
+	find_irqs "$1" "$3" || return 0
 	k=0
 	for n in $irqs; do
 		expect=$(cpu_at "$2" "$k")
@@ -347,6 +369,7 @@ follow_irq() {
 		if ! same list "$expect" "$hint"; then
 			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($3)"
 		fi
+		statekey="irq $n $1"
 		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $3"
 		effective "$n" "$hint" "IRQ $n $1, $3"
 	done
@@ -394,16 +417,22 @@ effective() {
 # PART (irq, net, sysctl) is what --only selects; KIND says how to compare
 # what the kernel reads back (see same); WHERE names the description.
 act() {
+	key=${statekey:-$3}
+	statekey=
 	wants "$1" || return 0
 	case $3 in
 	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
 	esac
+	case $3 in
+	/sys/class/net/"$net_skip"/*) return 0 ;;
+	esac
 	f=$ROOT$3
-	if [ "$phase" = check ]; then
-		[ -e "$f" ] || die 5 "missing $f ($5)"
+	if [ ! -e "$f" ]; then
+		missing_item "missing $f, skipped ($5)"
 		return 0
 	fi
-	have=$(cat -- "$f") || die 1 "cannot read $f ($5)"
+	[ "$phase" = check ] && return 0
+	have=$(cat -- "$f") || die 5 "cannot read $f ($5)"
 	case $mode in
 	dry-run)
 		if same "$2" "$4" "$have"; then
@@ -419,20 +448,49 @@ act() {
 		fi
 		;;
 	apply)
-		save "$3" "$have"
+		save "$key" "$have"
 		if same "$2" "$4" "$have"; then
 			kept=$((kept + 1))
 			return 0
 		fi
-		printf '%s\n' "$4" >"$f" || die 1 "cannot write $4 to $f ($5)"
-		now=$(cat -- "$f") || die 1 "cannot read $f ($5)"
-		same "$2" "$4" "$now" || die 1 "$f reads back $now after writing $4 ($5)"
+		if ! { printf '%s\n' "$4" >"$f"; } 2>/dev/null; then
+			# The kernel refuses user-space affinity for a managed IRQ
+			# (EIO): reported, and the rest goes on.
+			[ "$1" = irq ] || die 5 "cannot write $4 to $f ($5)"
+			warn "cannot write $4 to $f: the kernel refuses it (a managed IRQ answers EIO), left at $have ($5)"
+			missing=$((missing + 1))
+			return 0
+		fi
+		now=$(cat -- "$f") || die 5 "cannot read $f ($5)"
+		same "$2" "$4" "$now" || die 5 "$f reads back $now after writing $4 ($5)"
 		say "set $3 = $4, was $have ($5)"
 		changed=$((changed + 1))
 		;;
 	esac
 }
 
+# iface NAME WHERE starts the values of interface NAME: when it is not
+# there, that is one missing item, and its queue files are skipped.
+iface() {
+	net_skip=
+	wants net || return 0
+	[ -e "$ROOT/sys/class/net/$1" ] && return 0
+	net_skip=$1
+	missing_item "no interface $1 in $ROOT/sys/class/net, its queues skipped ($2)"
+}
+
+# irq_owned N NAME succeeds when IRQ N still has the action name NAME.
+irq_owned() {
+	for m in $(irq_numbers "$2" "$ROOT/proc/interrupts" 2>/dev/null); do
+		[ "$m" = "$1" ] && return 0
+	done
+	return 1
+}
+
+# revert restores the values saved by the first apply. An IRQ's value is
+# saved under its number and action name, and restored only while that
+# number still has that name: a driver reload can give the number to
+# another device, whose affinity is not ours to change.
 revert() {
 	if [ ! -e "$state" ]; then
 		say "nothing to revert: no $state"
@@ -443,6 +501,24 @@ revert() {
 		p=${line%%"$tab"*}
 		v=${line#*"$tab"}
 		case $p in
+		"irq "*)
+			rest=${p#irq }
+			n=${rest%% *}
+			name=${rest#* }
+			case $n in
+			'' | *[!0-9]*)
+				warn "ignoring a malformed line of $state"
+				failed=1
+				continue
+				;;
+			esac
+			if ! irq_owned "$n" "$name"; then
+				warn "not restoring IRQ $n to $v: it is no longer named $name (a driver reload may have given its number to another device)"
+				missing=$((missing + 1))
+				continue
+			fi
+			p=/proc/irq/$n/smp_affinity_list
+			;;
 		*/../* | */.. | [!/]*)
 			warn "ignoring a malformed line of $state"
 			failed=1
@@ -451,17 +527,21 @@ revert() {
 		esac
 		if [ ! -e "$ROOT$p" ]; then
 			warn "cannot restore $p to $v: it is gone"
-			failed=1
-		elif printf '%s\n' "$v" >"$ROOT$p"; then
+			missing=$((missing + 1))
+		elif { printf '%s\n' "$v" >"$ROOT$p"; } 2>/dev/null; then
 			say "restored $p = $v"
 		else
 			warn "cannot restore $p to $v"
 			failed=1
 		fi
 	done <"$state"
-	[ "$failed" = 0 ] || die 1 "some values were not restored; $state is kept"
+	[ "$failed" = 0 ] || die 5 "some values were not restored; $state is kept"
 	rm -f -- "$state"
 	rmdir -- "$statedir" 2>/dev/null || true
+	if [ "$missing" != 0 ]; then
+		warn "$missing saved value(s) not restored: their IRQ or file is gone"
+		exit 4
+	fi
 }
 
 statedir=$ROOT/run/boardc
@@ -469,6 +549,10 @@ state=$statedir/$board.state
 drift=0
 changed=0
 kept=0
+missing=0
+net_skip=
+statekey=
+phase=check
 
 if [ "$mode" = revert ]; then
 	revert
@@ -476,13 +560,15 @@ if [ "$mode" = revert ]; then
 fi
 check_board
 check_daemons
-phase=check
 actions
+if [ "$missing" != 0 ] && [ "$strict" = 1 ]; then
+	die 3 "$missing item(s) missing: nothing changed (--strict)"
+fi
 saved=
 if [ "$mode" = apply ]; then
-	mkdir -p -- "$statedir" || die 1 "cannot create $statedir"
+	mkdir -p -- "$statedir" || die 5 "cannot create $statedir"
 	if [ -f "$state" ]; then
-		saved=$(cat -- "$state") || die 1 "cannot read $state"
+		saved=$(cat -- "$state") || die 5 "cannot read $state"
 	fi
 fi
 phase=run
@@ -494,3 +580,7 @@ verify)
 	say "board $board: no drift"
 	;;
 esac
+if [ "$missing" != 0 ]; then
+	warn "$missing item(s) missing or refused, named above; the rest is done"
+	exit 4
+fi
