@@ -40,6 +40,7 @@ func All() []*Check {
 		SysctlAction,
 		IRQOneTarget,
 		IRQKeys,
+		RPSUseless,
 		DuplicateNodes,
 		UndeclaredTarget,
 		RootBus,

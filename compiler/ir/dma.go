@@ -225,6 +225,15 @@ type NetDev struct {
 	TxQueues int
 	RSS      bool
 	Pos      Pos
+	// Alias is the interface's DT alias, empty when it has none; DPNI is
+	// the DPAA2 DPNI object id behind it when HasDPNI; ByName finds it by
+	// Name instead of by hardware.
+	Alias   string
+	DPNI    int
+	HasDPNI bool
+	ByName  bool
+	// DriverXPS is non-nil when the driver sets the XPS masks itself.
+	DriverXPS *DriverSet
 }
 
 // MemRegion is a RAM region.

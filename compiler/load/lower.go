@@ -265,10 +265,20 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	}
 	if nd := n.at("netdev"); nd.exists() {
 		for _, f := range nd.fields() {
-			m.NetDevs = append(m.NetDevs, ir.NetDev{
+			nd := ir.NetDev{
 				Name: f.name, RxQueues: f.val("rxQueues").int(), TxQueues: f.val("txQueues").int(),
-				RSS: f.val("rss").bool(), Pos: f.Pos(),
-			})
+				RSS: f.val("rss").bool(), Pos: f.Pos(), ByName: f.val("byName").bool(),
+			}
+			if a := f.val("alias"); a.exists() {
+				nd.Alias = a.str()
+			}
+			if x := f.at("driverXPS"); x.exists() {
+				nd.DriverXPS = &ir.DriverSet{Source: x.val("source").str(), Pos: x.Pos()}
+			}
+			if d := f.val("dpni"); d.exists() {
+				nd.DPNI, nd.HasDPNI = d.int(), true
+			}
+			m.NetDevs = append(m.NetDevs, nd)
 		}
 	}
 	return m, bus.str(), problem

@@ -23,6 +23,11 @@
 //	                                tune.sh places it; driver, the same, as
 //	                                the driver's affinity hint places it;
 //	                                set, each is delivered within CPUS
+//	netdev IF HOW ARG               the interface the description calls IF:
+//	                                HOW node, the netdev whose device or
+//	                                nearest parent has the of_node ARG;
+//	                                dpni, that of DPAA2 object dpni.ARG;
+//	                                name, the netdev called IF (ARG -)
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
 //	xps IF QUEUE MASK               tx-QUEUE/xps_cpus
@@ -105,6 +110,14 @@ func write(w io.Writer, b *ir.Board) error {
 		fmt.Fprintf(&s, "irq %s %s %s\n", p.IRQ, mode, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(p.CPUs)), ","), "[]"))
 	}
 	for _, n := range b.Policy.Net {
+		switch nd := n.Dev; {
+		case nd == nil || n.Master == nil || nd.ByName:
+			fmt.Fprintf(&s, "netdev %s name -\n", n.IfName)
+		case nd.HasDPNI:
+			fmt.Fprintf(&s, "netdev %s dpni %d\n", n.IfName, nd.DPNI)
+		default:
+			fmt.Fprintf(&s, "netdev %s node %s\n", n.IfName, n.Master.Node.Path)
+		}
 		for q, cpus := range n.RPS {
 			fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
 		}

@@ -29,6 +29,7 @@ master usb2 /soc/bus@d0000000/usb@5e000 noncoherent 32 32 driver
 master usb3 /soc/bus@d0000000/usb@58000 noncoherent 32 32 driver
 master xor /soc/bus@d0000000/xor@60900 noncoherent 32 32 boardc
 irq d0090000.crypto driver 0,1
+netdev eth0 node /soc/bus@d0000000/ethernet@30000
 rps eth0 0 3
 rpsflow eth0 0 4096
 sysctl net/core/rps_sock_flow_entries 4096

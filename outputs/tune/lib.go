@@ -6,7 +6,8 @@ package tune
 var library = `
 usage() {
 	cat <<EOF
-Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--force] [--only LIST] [--root DIR]
+Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--interface IFACE]
+               [--force] [--only LIST] [--root DIR]
 
 Applies the runtime tuning of board $board: IRQ affinity by action name,
 RPS/XPS masks and sysctls. The first apply saves the values it replaces in
@@ -19,6 +20,9 @@ is applied; --strict changes nothing unless everything is there.
   --verify     read every value back; list each drift and exit 1
   --revert     restore the values saved by the first apply
   --strict     all or nothing: refuse (status 3) when an item is missing
+  --interface IFACE
+               only the queues of this interface, by its name here or the
+               description's (for udev: the other parts are the boot's)
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
@@ -56,6 +60,8 @@ ROOT=${BOARDC_ROOT-}
 mode=apply
 force=0
 strict=0
+only_if=
+found_if=0
 only=irq,net,sysctl
 
 set_mode() {
@@ -72,6 +78,12 @@ while [ $# -gt 0 ]; do
 	--revert) set_mode revert ;;
 	--force) force=1 ;;
 	--strict) strict=1 ;;
+	--interface)
+		[ $# -ge 2 ] || usage_error "--interface needs a name"
+		only_if=$2
+		shift
+		;;
+	--interface=*) only_if=${1#--interface=} ;;
 	--only)
 		[ $# -ge 2 ] || usage_error "--only needs a list"
 		only=$2
@@ -93,6 +105,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 ROOT=${ROOT%/}
+case $only_if in
+*/* | .* | *"$nl"* | *" "*) usage_error "--interface: not an interface name: $only_if" ;;
+?*) only=net ;;
+esac
 
 rest=$only,
 while [ -n "$rest" ]; do
@@ -291,10 +307,15 @@ act() {
 	case $3 in
 	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
 	esac
+	path=$3
 	case $3 in
-	/sys/class/net/"$net_skip"/*) return 0 ;;
+	/sys/class/net/"$net_desc"/*)
+		[ -z "$net_skip" ] || return 0
+		path=/sys/class/net/$net_dev/${3#/sys/class/net/"$net_desc"/}
+		key=$path
+		;;
 	esac
-	f=$ROOT$3
+	f=$ROOT$path
 	if [ ! -e "$f" ]; then
 		missing_item "missing $f, skipped ($5)"
 		return 0
@@ -304,18 +325,24 @@ act() {
 	case $mode in
 	dry-run)
 		if same "$2" "$4" "$have"; then
-			say "keep $3 = $have ($5)"
+			say "keep $path = $have ($5)"
+		elif [ "$readonly_act" = 1 ]; then
+			say "differs: $path is $have, set by the driver; the description expects $4 ($5)"
 		else
-			say "would write $4 to $3, now $have ($5)"
+			say "would write $4 to $path, now $have ($5)"
 		fi
 		;;
 	verify)
 		if ! same "$2" "$4" "$have"; then
-			say "drift: $3 is $have, want $4 ($5)"
+			say "drift: $path is $have, want $4 ($5)"
 			drift=$((drift + 1))
 		fi
 		;;
 	apply)
+		if [ "$readonly_act" = 1 ]; then
+			same "$2" "$4" "$have" || warn "$path is $have, set by the driver; the description expects $4 ($5)"
+			return 0
+		fi
 		save "$key" "$have"
 		if same "$2" "$4" "$have"; then
 			kept=$((kept + 1))
@@ -331,20 +358,109 @@ act() {
 		fi
 		now=$(cat -- "$f") || die 5 "cannot read $f ($5)"
 		same "$2" "$4" "$now" || die 5 "$f reads back $now after writing $4 ($5)"
-		say "set $3 = $4, was $have ($5)"
+		say "set $path = $4, was $have ($5)"
 		changed=$((changed + 1))
 		;;
 	esac
 }
 
-# iface NAME WHERE starts the values of interface NAME: when it is not
-# there, that is one missing item, and its queue files are skipped.
+# expect PART KIND PATH VALUE WHERE is act for a value the driver sets
+# itself: checked by --verify and reported by an apply where it differs,
+# never written.
+expect() {
+	readonly_act=1
+	act "$@"
+	readonly_act=0
+}
+
+# iface NAME HOW ARG ALIAS WHERE starts the values of the interface the
+# description calls NAME, found on the target by HOW: node, the netdev
+# whose own device, or nearest parent device, has the device-tree node ARG
+# as its of_node (the node of the DT alias ALIAS, where the running tree
+# has that alias); dpni, the netdev of the DPAA2 object dpni.ARG; name,
+# the netdev called NAME. Names change (systemd's predictable names,
+# udev rules), the hardware does not. When none is found, or several,
+# that is one missing item and the interface's queues are skipped.
+# --interface selects one interface, by either name, and skips the rest.
 iface() {
-	net_skip=
-	wants net || return 0
-	[ -e "$ROOT/sys/class/net/$1" ] && return 0
+	net_desc=$1
+	net_dev=
 	net_skip=$1
-	missing_item "no interface $1 in $ROOT/sys/class/net, its queues skipped ($2)"
+	wants net || return 0
+	case $2 in
+	node) net_dev=$(netdev_by_node "$3" "$4") ;;
+	dpni) net_dev=$(netdev_by_dpni "$3") ;;
+	*) [ -e "$ROOT/sys/class/net/$1" ] && net_dev=$1 ;;
+	esac
+	if [ -n "$only_if" ] && [ "$only_if" != "$1" ] && [ "$only_if" != "$net_dev" ]; then
+		return 0
+	fi
+	found_if=1
+	how=$2
+	[ "$2" = name ] || how="$2 $3"
+	case $net_dev in
+	'')
+		missing_item "no interface $1 ($how) in $ROOT/sys/class/net, its queues skipped ($5)"
+		return 0
+		;;
+	*" "*)
+		missing_item "interface $1 ($how) is each of $net_dev: none tuned ($5)"
+		return 0
+		;;
+	esac
+	if [ "$phase" = run ] && [ "$mode" != verify ] && [ "$net_dev" != "$1" ]; then
+		say "interface $1 is $net_dev ($how)"
+	fi
+	net_skip=
+}
+
+# netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
+# NODE or below it (or the node ALIAS names in the running tree),
+# blank-separated.
+netdev_by_node() {
+	want=$1
+	if [ -n "$2" ] && [ -r "$ROOT/proc/device-tree/aliases/$2" ]; then
+		a=$(tr -d '\000' <"$ROOT/proc/device-tree/aliases/$2")
+		[ -n "$a" ] && want=$a
+	fi
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		on=$(nearest_of_node "$d") || continue
+		case $on in
+		"$want" | "$want"/*) found="$found${found:+ }${d##*/}" ;;
+		esac
+	done
+	printf '%s' "$found"
+}
+
+# nearest_of_node DIR prints the device-tree path of the of_node of the
+# netdev DIR, or else of the nearest device above it that has one.
+nearest_of_node() {
+	p=$(cd -P -- "$1" 2>/dev/null && pwd -P) || return 1
+	while :; do
+		if [ -e "$p/of_node" ]; then
+			on=$(cd -P -- "$p/of_node" 2>/dev/null && pwd -P) || return 1
+			on=${on#*/devicetree/base}
+			printf '%s\n' "${on:-/}"
+			return 0
+		fi
+		p=${p%/*}
+		case $p in
+		*/sys/devices/*) ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+# netdev_by_dpni N prints the netdevs whose device is the DPAA2 object
+# dpni.N.
+netdev_by_dpni() {
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		p=$(cd -P -- "$d/device" 2>/dev/null && pwd -P) || continue
+		[ "${p##*/}" = "dpni.$1" ] && found="$found${found:+ }${d##*/}"
+	done
+	printf '%s' "$found"
 }
 
 # irq_owned N NAME succeeds when IRQ N still has the action name NAME.
@@ -419,7 +535,10 @@ changed=0
 kept=0
 missing=0
 net_skip=
+net_desc=
+net_dev=
 statekey=
+readonly_act=0
 phase=check
 
 if [ "$mode" = revert ]; then
@@ -438,6 +557,10 @@ if [ "$mode" = apply ]; then
 	if [ -f "$state" ]; then
 		saved=$(cat -- "$state") || die 5 "cannot read $state"
 	fi
+fi
+if [ -n "$only_if" ] && [ "$found_if" = 0 ]; then
+	say "$only_if is not an interface of board $board: nothing to do"
+	exit 0
 fi
 phase=run
 actions

@@ -165,7 +165,8 @@ func normMask(s string) string {
 // checkNetns checks the driver's results against what b asks for.
 func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bool) {
 	t.Helper()
-	wantRC := map[string]int{"guard": tune.ExitRefused, "apply": 0, "reapply": 0, "verify": 0, "tampered": tune.ExitDrift, "revert": 0}
+	wantRC := map[string]int{"guard": tune.ExitRefused, "apply": 0, "reapply": 0, "verify": 0, "tampered": tune.ExitDrift, "revert": 0,
+		"iface": 0, "iface-revert": 0}
 	for _, l := range strings.Split(strings.TrimSpace(got["rc"]), "\n") {
 		step, rc, _ := strings.Cut(l, " ")
 		if want, ok := wantRC[step]; !ok || strconv.Itoa(want) != rc {
@@ -219,6 +220,23 @@ func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bo
 	}
 	if d := treeDiff(before, after); len(d) > 0 {
 		t.Errorf("revert did not restore the kernel's values:\n%s", strings.Join(d, "\n"))
+	}
+
+	// --interface FIRST sets that interface's queues as the full apply
+	// did, and nothing else: no other interface, no sysctl.
+	first := "/sys/class/net/" + b.Policy.Net[0].IfName + "/"
+	iface := parseSnap(got["iface"])
+	for p, v := range before {
+		want := v
+		if strings.HasPrefix(p, first) {
+			want = applied[p]
+		}
+		if iface[p] != want {
+			t.Errorf("after --interface %s: %s = %q, want %q", b.Policy.Net[0].IfName, p, iface[p], want)
+		}
+	}
+	if d := treeDiff(before, parseSnap(got["iface-after"])); len(d) > 0 {
+		t.Errorf("revert after --interface did not restore the kernel's values:\n%s", strings.Join(d, "\n"))
 	}
 }
 
@@ -280,6 +298,15 @@ func TestNetnsBoards(t *testing.T) {
 							t.Skipf("%s steers to CPU %d, which this host does not have online", np.IfName, c)
 						}
 					}
+				}
+			}
+			// veth interfaces have no device-tree node and no driver that
+			// sets XPS: here the boards' interfaces are found by name and
+			// their XPS written; the synthesized-root tests find them by
+			// of_node and leave a driver's XPS alone.
+			for _, np := range b.Policy.Net {
+				if np.Dev != nil {
+					np.Dev.ByName, np.Dev.DriverXPS = true, nil
 				}
 			}
 			checkNetns(t, b, netnsRun(t, unshare, b, "net"), false)

@@ -254,7 +254,7 @@ func TestRootMissingInterface(t *testing.T) {
 	}
 	r := runSh(t, c.work, nil, filepath.Join(out, tune.ScriptFile), "--root", c.root)
 	for _, want := range []string{
-		"tune.sh: warning: no interface eth9 in " + c.root + "/sys/class/net, its queues skipped (test/board.cue:21)\n",
+		"tune.sh: warning: no interface eth9 (name) in " + c.root + "/sys/class/net, its queues skipped (test/board.cue:21)\n",
 		"tune.sh: warning: missing " + c.root + "/sys/class/net/eth0/queues/tx-1/xps_cpus, skipped (test/board.cue:20)\n",
 		"tune.sh: warning: 2 item(s) missing or refused, named above; the rest is done\n",
 	} {
@@ -456,5 +456,42 @@ func TestRootShells(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Skip("no POSIX shell found")
+	}
+}
+
+// TestRootDriverXPS: the XPS masks of an interface whose driver sets them
+// are checked, never written: apply warns where they differ, --verify
+// reports them as drift.
+func TestRootDriverXPS(t *testing.T) {
+	t.Parallel()
+	c := newRootCase(t)
+	b := testBoard()
+	b.SoC.Masters = []*ir.Master{{Key: "eth", Node: ir.Node{Path: "/soc/eth@0"},
+		NetDevs: []ir.NetDev{{Name: "eth0", RxQueues: 2, TxQueues: 2, ByName: true,
+			DriverXPS: &ir.DriverSet{Source: "virtnet_set_affinity()", Pos: at(8)}}}}}
+	b.ResolvePolicy()
+	s := tune.Script(b)
+	if !strings.Contains(s, "\texpect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '81,00000000' 'test/board.cue:20'\n") ||
+		!strings.Contains(s, "# test/board.cue:8: eth0's driver sets XPS itself: checked, not written: virtnet_set_affinity()\n") {
+		t.Errorf("tune.sh:\n%s", s)
+	}
+	out := writeOutputs(t, tune.Emit(b))
+	script := filepath.Join(out, tune.ScriptFile)
+	makeTree(t, c.root, map[string]string{"sys/class/net/eth0/queues/tx-0/xps_cpus": "00,00000001\n"})
+	r := runSh(t, c.work, nil, script, "--root", c.root, "--only", "net")
+	if r.code != 0 || !strings.Contains(r.stderr, "tune.sh: warning: /sys/class/net/eth0/queues/tx-1/xps_cpus is 00,00000000, set by the driver; the description expects 81,00000000 (test/board.cue:20)\n") ||
+		strings.Contains(r.stderr, "tx-0") || !strings.Contains(r.stdout, "4 value(s) set") {
+		t.Errorf("apply: %v", r)
+	}
+	got := snapshot(t, c.root)
+	if got["sys/class/net/eth0/queues/tx-1/xps_cpus"] != "00,00000000\n" {
+		t.Errorf("apply wrote the driver's XPS: %q", got["sys/class/net/eth0/queues/tx-1/xps_cpus"])
+	}
+	r = runSh(t, c.work, nil, script, "--root", c.root, "--only", "net", "--verify")
+	if r.code != tune.ExitDrift || !strings.Contains(r.stdout, "drift: /sys/class/net/eth0/queues/tx-1/xps_cpus is 00,00000000, want 81,00000000 (test/board.cue:20)") {
+		t.Errorf("verify: %v", r)
+	}
+	if r := runSh(t, c.work, nil, script, "--root", c.root, "--revert"); r.code != 0 || strings.Contains(r.stdout, "xps_cpus") {
+		t.Errorf("revert touched XPS: %v", r)
 	}
 }

@@ -63,8 +63,11 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 	for _, n := range b.Policy.Net {
 		o := outputs.From(n.Ref, n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
-		p.Comment("\t", o, outputs.T(n.Pos, ": interface ", n.IfName))
-		p.P(o.Named(n.IfName), "\tiface ", outputs.Str(n.IfName), " ", outputs.Quoted{n.Pos})
+		writeIface(p, o, n)
+		if b.SoC.NumCPUs() == 1 && (len(n.RPS) > 0 || n.RPSFlowCount >= 0) {
+			p.Comment("\t", o, outputs.T(n.Pos, ": no RPS or RFS on ", n.IfName, ": the SoC has one CPU, so they would only send every packet through the backlog (BC0415)"))
+			n.RPS, n.RPSFlowCount = nil, -1
+		}
 		for i, cpus := range n.RPS {
 			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), ir.CPUText(cpus)))
 			act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
@@ -83,9 +86,18 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 				act(p, o, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), n.Pos)
 			}
 		}
+		if nd := n.Dev; nd != nil && nd.DriverXPS != nil && len(n.XPS) > 0 {
+			d := nd.DriverXPS
+			p.Comment("\t", o, outputs.T(d.Pos, ": ", n.IfName, "'s driver sets XPS itself: checked, not written: ", d.Source))
+		}
 		for i, cpus := range n.XPS {
 			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" tx-%d XPS on ", i), ir.CPUText(cpus)))
-			act(p, o, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
+			path := fmt.Sprintf("%stx-%d/xps_cpus", dir, i)
+			if n.Dev != nil && n.Dev.DriverXPS != nil {
+				p.P(o.Named(path), "\texpect net mask ", outputs.Str(path), " ", outputs.Str(ir.CPUMask(cpus)), " ", outputs.Quoted{n.Pos})
+				continue
+			}
+			act(p, o, "net", "mask", path, ir.CPUMask(cpus), n.Pos)
 		}
 	}
 	for _, s := range b.Policy.Sysctls {
@@ -98,6 +110,30 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 		p.Comment("\t", o, text)
 		act(p, o.Named(s.Key), "sysctl", "text", SysctlPath(s.Key), v, s.Pos)
 	}
+}
+
+// writeIface writes the iface line that starts an interface's values: how
+// tune.sh finds the netdev on the target.
+func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
+	how, arg, alias := "name", "", ""
+	text := outputs.T(n.Pos, ": interface ", n.IfName)
+	switch nd, m := n.Dev, n.Master; {
+	case nd == nil || m == nil:
+		text = append(text, ", by name: no master declares it")
+	case nd.ByName:
+		text = append(text, ", by name (", nd.Pos, ": byName)")
+	case nd.HasDPNI:
+		how, arg = "dpni", fmt.Sprint(nd.DPNI)
+		text = append(text, ", the netdev of DPAA2 object dpni.", arg, " (", nd.Pos, ")")
+	default:
+		how, arg, alias = "node", m.Node.Path, nd.Alias
+		text = append(text, ", the netdev whose device or nearest parent has the of_node ", arg, " (master ", m.Key, ")")
+		if alias != "" {
+			text = append(text, ", or that of alias ", alias)
+		}
+	}
+	p.Comment("\t", o, text)
+	p.P(o.Named(n.IfName), "\tiface ", outputs.Str(n.IfName), " ", how, " ", outputs.Str(arg), " ", outputs.Str(alias), " ", outputs.Quoted{n.Pos})
 }
 
 // writePin writes the action of one IRQ pin: follow_irq for IRQs their

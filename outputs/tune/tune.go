@@ -69,7 +69,7 @@ func Emit(b *ir.Board) []outputs.File {
 		fs = append(fs, policyScript(b))
 	}
 	if len(p.IsolatedCPUs) > 0 {
-		fs = append(fs, irqbalanceEnv(b))
+		fs = append(fs, irqbalanceEnv(b), cmdline(b))
 	}
 	outputs.SortFiles(fs)
 	return fs

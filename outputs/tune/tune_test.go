@@ -63,7 +63,7 @@ func TestFiles(t *testing.T) {
 	for _, f := range tune.Emit(b) {
 		paths = append(paths, f.Path)
 	}
-	want := []string{"boardc-tune-testboard.service", "irqbalance-policy.sh", "irqbalance.env",
+	want := []string{"boardc-tune-testboard.service", "cmdline.txt", "irqbalance-policy.sh", "irqbalance.env",
 		"sysctl.d/90-boardc-testboard.conf", "tune.sh"}
 	if strings.Join(paths, " ") != strings.Join(want, " ") {
 		t.Errorf("files %q, want %q", paths, want)
@@ -85,6 +85,32 @@ func TestFiles(t *testing.T) {
 	b.Policy = ir.Policy{}
 	if fs := tune.Emit(b); len(fs) != 0 {
 		t.Errorf("no policy: %d files, want none", len(fs))
+	}
+}
+
+// TestCmdline checks the kernel command-line fragment: one line that is
+// not a comment, the housekeeping CPUs for irqaffinity= and the isolated
+// ones for the rest.
+func TestCmdline(t *testing.T) {
+	fragment := func(b *ir.Board) []string {
+		var frag []string
+		for _, l := range strings.Split(tune.Cmdline(b), "\n") {
+			if l != "" && !strings.HasPrefix(l, "#") {
+				frag = append(frag, l)
+			}
+		}
+		return frag
+	}
+	want := "irqaffinity=0-37 isolcpus=managed_irq,domain,38-39 nohz_full=38-39 rcu_nocbs=38-39"
+	if frag := fragment(testBoard()); len(frag) != 1 || frag[0] != want {
+		t.Errorf("fragment %q, want [%q]", frag, want)
+	}
+	// Every CPU isolated: no housekeeping CPU to give irqaffinity=.
+	b := testBoard()
+	b.Policy.IsolatedCPUs = cpus(40)
+	want = "isolcpus=managed_irq,domain,0-39 nohz_full=0-39 rcu_nocbs=0-39"
+	if frag := fragment(b); len(frag) != 1 || frag[0] != want {
+		t.Errorf("all isolated: fragment %q, want [%q]", frag, want)
 	}
 }
 

@@ -25,7 +25,7 @@ names=$(BOARDC_IRQNUM=$irq awk '$1 == ENVIRON["BOARDC_IRQNUM"] ":" {
 }' "${BOARDC_ROOT-}/proc/interrupts") || exit 0
 while IFS= read -r name; do
 	case $name in
-	# espressobin/board.cue:37: IRQs named d0090000.crypto are pinned by tune.sh
+	# espressobin/board.cue:38: IRQs named d0090000.crypto are pinned by tune.sh
 	'd0090000.crypto')
 		echo ban=true
 		exit 0

@@ -48,14 +48,14 @@ int boardc_ls2088a_rdb_dma_setup_compatible(struct device *dev,
 
 /* Channel -> CPU, after the DPIO affinity of soc/ls2088a/ls2088a.cue:181. */
 static const int boardc_ls2088a_rdb_channel_cpus[8] = {
-	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:45 */
-	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:45 */
-	[2] = 2,	/* dpio.2, ls2088a-rdb/board.cue:45 */
-	[3] = 3,	/* dpio.3, ls2088a-rdb/board.cue:45 */
-	[4] = 4,	/* dpio.4, ls2088a-rdb/board.cue:45 */
-	[5] = 5,	/* dpio.5, ls2088a-rdb/board.cue:45 */
-	[6] = 6,	/* dpio.6, ls2088a-rdb/board.cue:45 */
-	[7] = 7,	/* dpio.7, ls2088a-rdb/board.cue:45 */
+	[0] = 0,	/* dpio.0, ls2088a-rdb/board.cue:58 */
+	[1] = 1,	/* dpio.1, ls2088a-rdb/board.cue:58 */
+	[2] = 2,	/* dpio.2, ls2088a-rdb/board.cue:58 */
+	[3] = 3,	/* dpio.3, ls2088a-rdb/board.cue:58 */
+	[4] = 4,	/* dpio.4, ls2088a-rdb/board.cue:58 */
+	[5] = 5,	/* dpio.5, ls2088a-rdb/board.cue:58 */
+	[6] = 6,	/* dpio.6, ls2088a-rdb/board.cue:58 */
+	[7] = 7,	/* dpio.7, ls2088a-rdb/board.cue:58 */
 };
 
 int boardc_ls2088a_rdb_channel_cpu(unsigned int ch)
@@ -85,14 +85,14 @@ struct boardc_dpio {
 };
 
 static const struct boardc_dpio boardc_ls2088a_rdb_dpios[] = {
-	{ .id = 0, .cpu = 0, .sdest = 0 },	/* ls2088a-rdb/board.cue:45 */
-	{ .id = 1, .cpu = 1, .sdest = 0 },	/* ls2088a-rdb/board.cue:45 */
-	{ .id = 2, .cpu = 2, .sdest = 1 },	/* ls2088a-rdb/board.cue:45 */
-	{ .id = 3, .cpu = 3, .sdest = 1 },	/* ls2088a-rdb/board.cue:45 */
-	{ .id = 4, .cpu = 4, .sdest = 2 },	/* ls2088a-rdb/board.cue:45 */
-	{ .id = 5, .cpu = 5, .sdest = 2 },	/* ls2088a-rdb/board.cue:45 */
-	{ .id = 6, .cpu = 6, .sdest = 3 },	/* ls2088a-rdb/board.cue:45 */
-	{ .id = 7, .cpu = 7, .sdest = 3 },	/* ls2088a-rdb/board.cue:45 */
+	{ .id = 0, .cpu = 0, .sdest = 0 },	/* ls2088a-rdb/board.cue:58 */
+	{ .id = 1, .cpu = 1, .sdest = 0 },	/* ls2088a-rdb/board.cue:58 */
+	{ .id = 2, .cpu = 2, .sdest = 1 },	/* ls2088a-rdb/board.cue:58 */
+	{ .id = 3, .cpu = 3, .sdest = 1 },	/* ls2088a-rdb/board.cue:58 */
+	{ .id = 4, .cpu = 4, .sdest = 2 },	/* ls2088a-rdb/board.cue:58 */
+	{ .id = 5, .cpu = 5, .sdest = 2 },	/* ls2088a-rdb/board.cue:58 */
+	{ .id = 6, .cpu = 6, .sdest = 3 },	/* ls2088a-rdb/board.cue:58 */
+	{ .id = 7, .cpu = 7, .sdest = 3 },	/* ls2088a-rdb/board.cue:58 */
 };
 
 int boardc_ls2088a_rdb_dpio_cpu(unsigned int id)

@@ -22,180 +22,189 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.0 are placed by their driver; the description expects CPU 0
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.0 are placed by their driver; the description expects CPU 0
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.0' '0' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.1 are placed by their driver; the description expects CPU 1
+	follow_irq 'dpio.0' '0' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.1 are placed by their driver; the description expects CPU 1
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.1' '1' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.2 are placed by their driver; the description expects CPU 2
+	follow_irq 'dpio.1' '1' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.2 are placed by their driver; the description expects CPU 2
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.2' '2' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.3 are placed by their driver; the description expects CPU 3
+	follow_irq 'dpio.2' '2' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.3 are placed by their driver; the description expects CPU 3
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.3' '3' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.4 are placed by their driver; the description expects CPU 4
+	follow_irq 'dpio.3' '3' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.4 are placed by their driver; the description expects CPU 4
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.4' '4' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.5 are placed by their driver; the description expects CPU 5
+	follow_irq 'dpio.4' '4' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.5 are placed by their driver; the description expects CPU 5
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.5' '5' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.6 are placed by their driver; the description expects CPU 6
+	follow_irq 'dpio.5' '5' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.6 are placed by their driver; the description expects CPU 6
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.6' '6' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:63: IRQs named dpio.7 are placed by their driver; the description expects CPU 7
+	follow_irq 'dpio.6' '6' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:76: IRQs named dpio.7 are placed by their driver; the description expects CPU 7
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.7' '7' 'ls2088a-rdb/board.cue:63'
-	# ls2088a-rdb/board.cue:65: interface eth0
-	iface 'eth0' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth0/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth0/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth0/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth0 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth0/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: interface eth1
-	iface 'eth1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth1/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth1/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth1/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth1/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth1/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth1/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth1/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth1 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth1/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: interface eth2
-	iface 'eth2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth2/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth2/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth2/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth2/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth2/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth2/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth2/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth2 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth2/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: interface eth3
-	iface 'eth3' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth3/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth3/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth3/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth3/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth3/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth3/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth3/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth3 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth3/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: interface eth4
-	iface 'eth4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth4/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth4/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth4/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth4/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth4/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth4/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth4/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth4 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth4/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: interface eth5
-	iface 'eth5' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth5/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth5/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth5/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth5/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth5/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth5/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth5/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth5 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth5/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: interface eth6
-	iface 'eth6' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth6/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth6/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth6/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth6/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth6/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth6/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth6/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth6 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth6/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: interface eth7
-	iface 'eth7' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth7/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth7/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth7/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth7/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-4 XPS on CPU 4
-	act net mask '/sys/class/net/eth7/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-5 XPS on CPU 5
-	act net mask '/sys/class/net/eth7/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-6 XPS on CPU 6
-	act net mask '/sys/class/net/eth7/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:65'
-	# ls2088a-rdb/board.cue:65: eth7 tx-7 XPS on CPU 7
-	act net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:65'
+	follow_irq 'dpio.7' '7' 'ls2088a-rdb/board.cue:76'
+	# ls2088a-rdb/board.cue:79: interface eth0, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth0' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth0's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth0 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth0 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth0 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth0 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth0 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth0/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth0 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth0/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth0 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth0/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth0 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth0/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: interface eth1, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth1' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth1's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth1 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth1/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth1 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth1/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth1 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth1/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth1 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth1/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth1 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth1/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth1 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth1/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth1 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth1/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth1 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth1/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: interface eth2, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth2' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth2's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth2 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth2/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth2 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth2/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth2 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth2/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth2 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth2/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth2 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth2/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth2 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth2/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth2 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth2/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth2 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth2/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: interface eth3, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth3' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth3's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth3 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth3/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth3 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth3/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth3 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth3/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth3 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth3/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth3 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth3/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth3 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth3/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth3 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth3/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth3 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth3/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: interface eth4, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth4' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth4's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth4 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth4/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth4 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth4/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth4 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth4/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth4 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth4/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth4 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth4/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth4 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth4/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth4 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth4/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth4 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth4/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: interface eth5, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth5' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth5's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth5 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth5/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth5 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth5/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth5 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth5/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth5 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth5/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth5 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth5/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth5 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth5/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth5 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth5/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth5 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth5/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: interface eth6, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth6' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth6's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth6 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth6/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth6 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth6/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth6 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth6/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth6 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth6/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth6 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth6/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth6 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth6/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth6 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth6/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth6 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth6/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: interface eth7, by name (ls2088a-rdb/board.cue:44: byName)
+	iface 'eth7' name '' '' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:49: eth7's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:79: eth7 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth7/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth7 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth7/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth7 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth7/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth7 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth7/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth7 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth7/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth7 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth7/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth7 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth7/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:79'
+	# ls2088a-rdb/board.cue:79: eth7 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:79'
 	:
 }
 
 usage() {
 	cat <<EOF
-Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--force] [--only LIST] [--root DIR]
+Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--interface IFACE]
+               [--force] [--only LIST] [--root DIR]
 
 Applies the runtime tuning of board $board: IRQ affinity by action name,
 RPS/XPS masks and sysctls. The first apply saves the values it replaces in
@@ -208,6 +217,9 @@ is applied; --strict changes nothing unless everything is there.
   --verify     read every value back; list each drift and exit 1
   --revert     restore the values saved by the first apply
   --strict     all or nothing: refuse (status 3) when an item is missing
+  --interface IFACE
+               only the queues of this interface, by its name here or the
+               description's (for udev: the other parts are the boot's)
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
@@ -245,6 +257,8 @@ ROOT=${BOARDC_ROOT-}
 mode=apply
 force=0
 strict=0
+only_if=
+found_if=0
 only=irq,net,sysctl
 
 set_mode() {
@@ -261,6 +275,12 @@ while [ $# -gt 0 ]; do
 	--revert) set_mode revert ;;
 	--force) force=1 ;;
 	--strict) strict=1 ;;
+	--interface)
+		[ $# -ge 2 ] || usage_error "--interface needs a name"
+		only_if=$2
+		shift
+		;;
+	--interface=*) only_if=${1#--interface=} ;;
 	--only)
 		[ $# -ge 2 ] || usage_error "--only needs a list"
 		only=$2
@@ -282,6 +302,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 ROOT=${ROOT%/}
+case $only_if in
+*/* | .* | *"$nl"* | *" "*) usage_error "--interface: not an interface name: $only_if" ;;
+?*) only=net ;;
+esac
 
 rest=$only,
 while [ -n "$rest" ]; do
@@ -580,10 +604,15 @@ act() {
 	case $3 in
 	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
 	esac
+	path=$3
 	case $3 in
-	/sys/class/net/"$net_skip"/*) return 0 ;;
+	/sys/class/net/"$net_desc"/*)
+		[ -z "$net_skip" ] || return 0
+		path=/sys/class/net/$net_dev/${3#/sys/class/net/"$net_desc"/}
+		key=$path
+		;;
 	esac
-	f=$ROOT$3
+	f=$ROOT$path
 	if [ ! -e "$f" ]; then
 		missing_item "missing $f, skipped ($5)"
 		return 0
@@ -593,18 +622,24 @@ act() {
 	case $mode in
 	dry-run)
 		if same "$2" "$4" "$have"; then
-			say "keep $3 = $have ($5)"
+			say "keep $path = $have ($5)"
+		elif [ "$readonly_act" = 1 ]; then
+			say "differs: $path is $have, set by the driver; the description expects $4 ($5)"
 		else
-			say "would write $4 to $3, now $have ($5)"
+			say "would write $4 to $path, now $have ($5)"
 		fi
 		;;
 	verify)
 		if ! same "$2" "$4" "$have"; then
-			say "drift: $3 is $have, want $4 ($5)"
+			say "drift: $path is $have, want $4 ($5)"
 			drift=$((drift + 1))
 		fi
 		;;
 	apply)
+		if [ "$readonly_act" = 1 ]; then
+			same "$2" "$4" "$have" || warn "$path is $have, set by the driver; the description expects $4 ($5)"
+			return 0
+		fi
 		save "$key" "$have"
 		if same "$2" "$4" "$have"; then
 			kept=$((kept + 1))
@@ -620,20 +655,109 @@ act() {
 		fi
 		now=$(cat -- "$f") || die 5 "cannot read $f ($5)"
 		same "$2" "$4" "$now" || die 5 "$f reads back $now after writing $4 ($5)"
-		say "set $3 = $4, was $have ($5)"
+		say "set $path = $4, was $have ($5)"
 		changed=$((changed + 1))
 		;;
 	esac
 }
 
-# iface NAME WHERE starts the values of interface NAME: when it is not
-# there, that is one missing item, and its queue files are skipped.
+# expect PART KIND PATH VALUE WHERE is act for a value the driver sets
+# itself: checked by --verify and reported by an apply where it differs,
+# never written.
+expect() {
+	readonly_act=1
+	act "$@"
+	readonly_act=0
+}
+
+# iface NAME HOW ARG ALIAS WHERE starts the values of the interface the
+# description calls NAME, found on the target by HOW: node, the netdev
+# whose own device, or nearest parent device, has the device-tree node ARG
+# as its of_node (the node of the DT alias ALIAS, where the running tree
+# has that alias); dpni, the netdev of the DPAA2 object dpni.ARG; name,
+# the netdev called NAME. Names change (systemd's predictable names,
+# udev rules), the hardware does not. When none is found, or several,
+# that is one missing item and the interface's queues are skipped.
+# --interface selects one interface, by either name, and skips the rest.
 iface() {
-	net_skip=
-	wants net || return 0
-	[ -e "$ROOT/sys/class/net/$1" ] && return 0
+	net_desc=$1
+	net_dev=
 	net_skip=$1
-	missing_item "no interface $1 in $ROOT/sys/class/net, its queues skipped ($2)"
+	wants net || return 0
+	case $2 in
+	node) net_dev=$(netdev_by_node "$3" "$4") ;;
+	dpni) net_dev=$(netdev_by_dpni "$3") ;;
+	*) [ -e "$ROOT/sys/class/net/$1" ] && net_dev=$1 ;;
+	esac
+	if [ -n "$only_if" ] && [ "$only_if" != "$1" ] && [ "$only_if" != "$net_dev" ]; then
+		return 0
+	fi
+	found_if=1
+	how=$2
+	[ "$2" = name ] || how="$2 $3"
+	case $net_dev in
+	'')
+		missing_item "no interface $1 ($how) in $ROOT/sys/class/net, its queues skipped ($5)"
+		return 0
+		;;
+	*" "*)
+		missing_item "interface $1 ($how) is each of $net_dev: none tuned ($5)"
+		return 0
+		;;
+	esac
+	if [ "$phase" = run ] && [ "$mode" != verify ] && [ "$net_dev" != "$1" ]; then
+		say "interface $1 is $net_dev ($how)"
+	fi
+	net_skip=
+}
+
+# netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
+# NODE or below it (or the node ALIAS names in the running tree),
+# blank-separated.
+netdev_by_node() {
+	want=$1
+	if [ -n "$2" ] && [ -r "$ROOT/proc/device-tree/aliases/$2" ]; then
+		a=$(tr -d '\000' <"$ROOT/proc/device-tree/aliases/$2")
+		[ -n "$a" ] && want=$a
+	fi
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		on=$(nearest_of_node "$d") || continue
+		case $on in
+		"$want" | "$want"/*) found="$found${found:+ }${d##*/}" ;;
+		esac
+	done
+	printf '%s' "$found"
+}
+
+# nearest_of_node DIR prints the device-tree path of the of_node of the
+# netdev DIR, or else of the nearest device above it that has one.
+nearest_of_node() {
+	p=$(cd -P -- "$1" 2>/dev/null && pwd -P) || return 1
+	while :; do
+		if [ -e "$p/of_node" ]; then
+			on=$(cd -P -- "$p/of_node" 2>/dev/null && pwd -P) || return 1
+			on=${on#*/devicetree/base}
+			printf '%s\n' "${on:-/}"
+			return 0
+		fi
+		p=${p%/*}
+		case $p in
+		*/sys/devices/*) ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+# netdev_by_dpni N prints the netdevs whose device is the DPAA2 object
+# dpni.N.
+netdev_by_dpni() {
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		p=$(cd -P -- "$d/device" 2>/dev/null && pwd -P) || continue
+		[ "${p##*/}" = "dpni.$1" ] && found="$found${found:+ }${d##*/}"
+	done
+	printf '%s' "$found"
 }
 
 # irq_owned N NAME succeeds when IRQ N still has the action name NAME.
@@ -708,7 +832,10 @@ changed=0
 kept=0
 missing=0
 net_skip=
+net_desc=
+net_dev=
 statekey=
+readonly_act=0
 phase=check
 
 if [ "$mode" = revert ]; then
@@ -727,6 +854,10 @@ if [ "$mode" = apply ]; then
 	if [ -f "$state" ]; then
 		saved=$(cat -- "$state") || die 5 "cannot read $state"
 	fi
+fi
+if [ -n "$only_if" ] && [ "$found_if" = 0 ]; then
+	say "$only_if is not an interface of board $board: nothing to do"
+	exit 0
 fi
 phase=run
 actions

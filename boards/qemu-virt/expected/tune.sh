@@ -22,80 +22,82 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# qemu-virt/board.cue:91: IRQs named virtio0-input.0 are placed by their driver; the description expects CPU 0
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.0' '0' 'qemu-virt/board.cue:91'
-	# qemu-virt/board.cue:91: IRQs named virtio0-input.1 are placed by their driver; the description expects CPU 1
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.1' '1' 'qemu-virt/board.cue:91'
-	# qemu-virt/board.cue:91: IRQs named virtio0-input.2 are placed by their driver; the description expects CPU 2
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.2' '2' 'qemu-virt/board.cue:91'
-	# qemu-virt/board.cue:91: IRQs named virtio0-input.3 are placed by their driver; the description expects CPU 3
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.3' '3' 'qemu-virt/board.cue:91'
-	# qemu-virt/board.cue:92: IRQs named virtio0-output.0 are placed by their driver; the description expects CPU 0
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.0' '0' 'qemu-virt/board.cue:92'
-	# qemu-virt/board.cue:92: IRQs named virtio0-output.1 are placed by their driver; the description expects CPU 1
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.1' '1' 'qemu-virt/board.cue:92'
-	# qemu-virt/board.cue:92: IRQs named virtio0-output.2 are placed by their driver; the description expects CPU 2
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.2' '2' 'qemu-virt/board.cue:92'
-	# qemu-virt/board.cue:92: IRQs named virtio0-output.3 are placed by their driver; the description expects CPU 3
-	# qemu-virt/board.cue:45: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.3' '3' 'qemu-virt/board.cue:92'
-	# qemu-virt/board.cue:93: IRQs named virtio2 on CPU 2
+	# qemu-virt/board.cue:97: IRQs named virtio0-input.0 are placed by their driver; the description expects CPU 0
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.0' '0' 'qemu-virt/board.cue:97'
+	# qemu-virt/board.cue:97: IRQs named virtio0-input.1 are placed by their driver; the description expects CPU 1
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.1' '1' 'qemu-virt/board.cue:97'
+	# qemu-virt/board.cue:97: IRQs named virtio0-input.2 are placed by their driver; the description expects CPU 2
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.2' '2' 'qemu-virt/board.cue:97'
+	# qemu-virt/board.cue:97: IRQs named virtio0-input.3 are placed by their driver; the description expects CPU 3
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.3' '3' 'qemu-virt/board.cue:97'
+	# qemu-virt/board.cue:98: IRQs named virtio0-output.0 are placed by their driver; the description expects CPU 0
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.0' '0' 'qemu-virt/board.cue:98'
+	# qemu-virt/board.cue:98: IRQs named virtio0-output.1 are placed by their driver; the description expects CPU 1
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.1' '1' 'qemu-virt/board.cue:98'
+	# qemu-virt/board.cue:98: IRQs named virtio0-output.2 are placed by their driver; the description expects CPU 2
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.2' '2' 'qemu-virt/board.cue:98'
+	# qemu-virt/board.cue:98: IRQs named virtio0-output.3 are placed by their driver; the description expects CPU 3
+	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.3' '3' 'qemu-virt/board.cue:98'
+	# qemu-virt/board.cue:99: IRQs named virtio2 on CPU 2
 	# soc/qemuvirt/qemuvirt.cue:46: one CPU per IRQ: drivers/irqchip/irq-gic-v3.c gic_set_affinity() (SPI: the first CPU of the mask), irq-gic-v3-its.c its_set_affinity() (LPI: one CPU)
-	pin_irq 'virtio2' '2' one 'qemu-virt/board.cue:93'
-	# qemu-virt/board.cue:94: IRQs named virtio1 on CPU 3
+	pin_irq 'virtio2' '2' one 'qemu-virt/board.cue:99'
+	# qemu-virt/board.cue:100: IRQs named virtio1 on CPU 3
 	# soc/qemuvirt/qemuvirt.cue:46: one CPU per IRQ: drivers/irqchip/irq-gic-v3.c gic_set_affinity() (SPI: the first CPU of the mask), irq-gic-v3-its.c its_set_affinity() (LPI: one CPU)
-	pin_irq 'virtio1' '3' one 'qemu-virt/board.cue:94'
-	# qemu-virt/board.cue:100: interface eth0
-	iface 'eth0' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-0 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-1 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-2 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-3 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-0 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-1 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-2 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 rx-3 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 tx-0 XPS on CPU 0
-	act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 tx-1 XPS on CPU 1
-	act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 tx-2 XPS on CPU 2
-	act net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:100: eth0 tx-3 XPS on CPU 3
-	act net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:106: interface eth1
-	iface 'eth1' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth1 rx-0 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth1 rx-0 rps_flow_cnt 1024
-	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:113: sysctl net.core.netdev_budget = 600
-	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:113'
-	# qemu-virt/board.cue:114: sysctl net.core.netdev_max_backlog = 2000
-	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:114'
-	# qemu-virt/board.cue:112: sysctl net.core.rps_sock_flow_entries = 8192
-	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:112'
+	pin_irq 'virtio1' '3' one 'qemu-virt/board.cue:100'
+	# qemu-virt/board.cue:106: interface eth0, the netdev whose device or nearest parent has the of_node /pcie@10000000 (master pcie)
+	iface 'eth0' node '/pcie@10000000' '' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-0 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-1 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-2 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-3 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-0 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-1 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-2 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 rx-3 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:43: eth0's driver sets XPS itself: checked, not written: drivers/net/virtio_net.c virtnet_set_affinity(): __netif_set_xps_queue(), tx-i on the CPU of queue pair i
+	# qemu-virt/board.cue:106: eth0 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:106: eth0 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'qemu-virt/board.cue:106'
+	# qemu-virt/board.cue:112: interface eth1, the netdev whose device or nearest parent has the of_node /virtio_mmio@a003e00 (master vnet)
+	iface 'eth1' node '/virtio_mmio@a003e00' '' 'qemu-virt/board.cue:112'
+	# qemu-virt/board.cue:112: eth1 rx-0 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:112'
+	# qemu-virt/board.cue:112: eth1 rx-0 rps_flow_cnt 1024
+	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:112'
+	# qemu-virt/board.cue:119: sysctl net.core.netdev_budget = 600
+	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:119'
+	# qemu-virt/board.cue:120: sysctl net.core.netdev_max_backlog = 2000
+	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:120'
+	# qemu-virt/board.cue:118: sysctl net.core.rps_sock_flow_entries = 8192
+	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:118'
 	:
 }
 
 usage() {
 	cat <<EOF
-Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--force] [--only LIST] [--root DIR]
+Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--interface IFACE]
+               [--force] [--only LIST] [--root DIR]
 
 Applies the runtime tuning of board $board: IRQ affinity by action name,
 RPS/XPS masks and sysctls. The first apply saves the values it replaces in
@@ -108,6 +110,9 @@ is applied; --strict changes nothing unless everything is there.
   --verify     read every value back; list each drift and exit 1
   --revert     restore the values saved by the first apply
   --strict     all or nothing: refuse (status 3) when an item is missing
+  --interface IFACE
+               only the queues of this interface, by its name here or the
+               description's (for udev: the other parts are the boot's)
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
@@ -145,6 +150,8 @@ ROOT=${BOARDC_ROOT-}
 mode=apply
 force=0
 strict=0
+only_if=
+found_if=0
 only=irq,net,sysctl
 
 set_mode() {
@@ -161,6 +168,12 @@ while [ $# -gt 0 ]; do
 	--revert) set_mode revert ;;
 	--force) force=1 ;;
 	--strict) strict=1 ;;
+	--interface)
+		[ $# -ge 2 ] || usage_error "--interface needs a name"
+		only_if=$2
+		shift
+		;;
+	--interface=*) only_if=${1#--interface=} ;;
 	--only)
 		[ $# -ge 2 ] || usage_error "--only needs a list"
 		only=$2
@@ -182,6 +195,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 ROOT=${ROOT%/}
+case $only_if in
+*/* | .* | *"$nl"* | *" "*) usage_error "--interface: not an interface name: $only_if" ;;
+?*) only=net ;;
+esac
 
 rest=$only,
 while [ -n "$rest" ]; do
@@ -480,10 +497,15 @@ act() {
 	case $3 in
 	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
 	esac
+	path=$3
 	case $3 in
-	/sys/class/net/"$net_skip"/*) return 0 ;;
+	/sys/class/net/"$net_desc"/*)
+		[ -z "$net_skip" ] || return 0
+		path=/sys/class/net/$net_dev/${3#/sys/class/net/"$net_desc"/}
+		key=$path
+		;;
 	esac
-	f=$ROOT$3
+	f=$ROOT$path
 	if [ ! -e "$f" ]; then
 		missing_item "missing $f, skipped ($5)"
 		return 0
@@ -493,18 +515,24 @@ act() {
 	case $mode in
 	dry-run)
 		if same "$2" "$4" "$have"; then
-			say "keep $3 = $have ($5)"
+			say "keep $path = $have ($5)"
+		elif [ "$readonly_act" = 1 ]; then
+			say "differs: $path is $have, set by the driver; the description expects $4 ($5)"
 		else
-			say "would write $4 to $3, now $have ($5)"
+			say "would write $4 to $path, now $have ($5)"
 		fi
 		;;
 	verify)
 		if ! same "$2" "$4" "$have"; then
-			say "drift: $3 is $have, want $4 ($5)"
+			say "drift: $path is $have, want $4 ($5)"
 			drift=$((drift + 1))
 		fi
 		;;
 	apply)
+		if [ "$readonly_act" = 1 ]; then
+			same "$2" "$4" "$have" || warn "$path is $have, set by the driver; the description expects $4 ($5)"
+			return 0
+		fi
 		save "$key" "$have"
 		if same "$2" "$4" "$have"; then
 			kept=$((kept + 1))
@@ -520,20 +548,109 @@ act() {
 		fi
 		now=$(cat -- "$f") || die 5 "cannot read $f ($5)"
 		same "$2" "$4" "$now" || die 5 "$f reads back $now after writing $4 ($5)"
-		say "set $3 = $4, was $have ($5)"
+		say "set $path = $4, was $have ($5)"
 		changed=$((changed + 1))
 		;;
 	esac
 }
 
-# iface NAME WHERE starts the values of interface NAME: when it is not
-# there, that is one missing item, and its queue files are skipped.
+# expect PART KIND PATH VALUE WHERE is act for a value the driver sets
+# itself: checked by --verify and reported by an apply where it differs,
+# never written.
+expect() {
+	readonly_act=1
+	act "$@"
+	readonly_act=0
+}
+
+# iface NAME HOW ARG ALIAS WHERE starts the values of the interface the
+# description calls NAME, found on the target by HOW: node, the netdev
+# whose own device, or nearest parent device, has the device-tree node ARG
+# as its of_node (the node of the DT alias ALIAS, where the running tree
+# has that alias); dpni, the netdev of the DPAA2 object dpni.ARG; name,
+# the netdev called NAME. Names change (systemd's predictable names,
+# udev rules), the hardware does not. When none is found, or several,
+# that is one missing item and the interface's queues are skipped.
+# --interface selects one interface, by either name, and skips the rest.
 iface() {
-	net_skip=
-	wants net || return 0
-	[ -e "$ROOT/sys/class/net/$1" ] && return 0
+	net_desc=$1
+	net_dev=
 	net_skip=$1
-	missing_item "no interface $1 in $ROOT/sys/class/net, its queues skipped ($2)"
+	wants net || return 0
+	case $2 in
+	node) net_dev=$(netdev_by_node "$3" "$4") ;;
+	dpni) net_dev=$(netdev_by_dpni "$3") ;;
+	*) [ -e "$ROOT/sys/class/net/$1" ] && net_dev=$1 ;;
+	esac
+	if [ -n "$only_if" ] && [ "$only_if" != "$1" ] && [ "$only_if" != "$net_dev" ]; then
+		return 0
+	fi
+	found_if=1
+	how=$2
+	[ "$2" = name ] || how="$2 $3"
+	case $net_dev in
+	'')
+		missing_item "no interface $1 ($how) in $ROOT/sys/class/net, its queues skipped ($5)"
+		return 0
+		;;
+	*" "*)
+		missing_item "interface $1 ($how) is each of $net_dev: none tuned ($5)"
+		return 0
+		;;
+	esac
+	if [ "$phase" = run ] && [ "$mode" != verify ] && [ "$net_dev" != "$1" ]; then
+		say "interface $1 is $net_dev ($how)"
+	fi
+	net_skip=
+}
+
+# netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
+# NODE or below it (or the node ALIAS names in the running tree),
+# blank-separated.
+netdev_by_node() {
+	want=$1
+	if [ -n "$2" ] && [ -r "$ROOT/proc/device-tree/aliases/$2" ]; then
+		a=$(tr -d '\000' <"$ROOT/proc/device-tree/aliases/$2")
+		[ -n "$a" ] && want=$a
+	fi
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		on=$(nearest_of_node "$d") || continue
+		case $on in
+		"$want" | "$want"/*) found="$found${found:+ }${d##*/}" ;;
+		esac
+	done
+	printf '%s' "$found"
+}
+
+# nearest_of_node DIR prints the device-tree path of the of_node of the
+# netdev DIR, or else of the nearest device above it that has one.
+nearest_of_node() {
+	p=$(cd -P -- "$1" 2>/dev/null && pwd -P) || return 1
+	while :; do
+		if [ -e "$p/of_node" ]; then
+			on=$(cd -P -- "$p/of_node" 2>/dev/null && pwd -P) || return 1
+			on=${on#*/devicetree/base}
+			printf '%s\n' "${on:-/}"
+			return 0
+		fi
+		p=${p%/*}
+		case $p in
+		*/sys/devices/*) ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+# netdev_by_dpni N prints the netdevs whose device is the DPAA2 object
+# dpni.N.
+netdev_by_dpni() {
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		p=$(cd -P -- "$d/device" 2>/dev/null && pwd -P) || continue
+		[ "${p##*/}" = "dpni.$1" ] && found="$found${found:+ }${d##*/}"
+	done
+	printf '%s' "$found"
 }
 
 # irq_owned N NAME succeeds when IRQ N still has the action name NAME.
@@ -608,7 +725,10 @@ changed=0
 kept=0
 missing=0
 net_skip=
+net_desc=
+net_dev=
 statekey=
+readonly_act=0
 phase=check
 
 if [ "$mode" = revert ]; then
@@ -627,6 +747,10 @@ if [ "$mode" = apply ]; then
 	if [ -f "$state" ]; then
 		saved=$(cat -- "$state") || die 5 "cannot read $state"
 	fi
+fi
+if [ -n "$only_if" ] && [ "$found_if" = 0 ]; then
+	say "$only_if is not an interface of board $board: nothing to do"
+	exit 0
 fi
 phase=run
 actions
