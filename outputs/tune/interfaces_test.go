@@ -99,7 +99,9 @@ func TestRootInterfaces(t *testing.T) {
 	root, work := t.TempDir(), t.TempDir()
 	makeTree(t, root, ifaceRoot())
 	orig := snapshot(t, root)
-	run := func(args ...string) result { return runSh(t, work, nil, script, append([]string{"--root", root}, args...)...) }
+	run := func(args ...string) result {
+		return runSh(t, work, nil, script, append([]string{"--root", root}, args...)...)
+	}
 	rps := func(dev string) string {
 		return "sys/devices/" + dev + "/queues/rx-0/rps_cpus"
 	}
