@@ -260,7 +260,7 @@ func shellcheck(t *testing.T, files []outputs.File, exclude ...string) {
 	dir := t.TempDir()
 	var scripts []string
 	for _, f := range files {
-		if !strings.HasSuffix(f.Path, ".sh") {
+		if !strings.HasSuffix(f.Path, ".sh") && !bytes.HasPrefix(f.Data, []byte("#!/bin/sh")) {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))

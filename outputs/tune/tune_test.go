@@ -63,8 +63,11 @@ func TestFiles(t *testing.T) {
 	for _, f := range tune.Emit(b) {
 		paths = append(paths, f.Path)
 	}
-	want := []string{"boardc-tune-testboard.service", "cmdline.txt", "irqbalance-policy.sh", "irqbalance.env",
-		"sysctl.d/90-boardc-testboard.conf", "tune.sh"}
+	want := []string{"boardc-tune-testboard.service", "boardc-tune-testboard@.service", "cmdline.txt",
+		"init.d/S40boardc-tune-testboard", "irqbalance-policy.sh", "irqbalance.env",
+		"irqbalance.service.d/90-boardc-testboard.conf", "openwrt/hotplug.d/net/90-boardc-testboard",
+		"openwrt/init.d/boardc-tune-testboard", "sysctl.d/90-boardc-testboard.conf", "tune.sh",
+		"udev/90-boardc-testboard.rules"}
 	if strings.Join(paths, " ") != strings.Join(want, " ") {
 		t.Errorf("files %q, want %q", paths, want)
 	}
@@ -75,12 +78,15 @@ func TestFiles(t *testing.T) {
 	for _, f := range tune.Emit(b) {
 		paths = append(paths, f.Path)
 	}
-	if strings.Join(paths, " ") != "boardc-tune-testboard.service tune.sh" {
+	if strings.Join(paths, " ") != "boardc-tune-testboard.service boardc-tune-testboard@.service init.d/S40boardc-tune-testboard "+
+		"openwrt/hotplug.d/net/90-boardc-testboard openwrt/init.d/boardc-tune-testboard tune.sh udev/90-boardc-testboard.rules" {
 		t.Errorf("net only: files %q", paths)
 	}
+	// IRQs without irqbalanceBan: no policy script, no drop-in, and no
+	// per-interface files.
 	b.Policy = ir.Policy{IRQs: testBoard().Policy.IRQs}
-	if fs := tune.Emit(b); len(fs) != 2 {
-		t.Errorf("IRQs without irqbalanceBan: %d files, want 2", len(fs))
+	if fs := tune.Emit(b); len(fs) != 4 {
+		t.Errorf("IRQs without irqbalanceBan: %d files, want 4", len(fs))
 	}
 	b.Policy = ir.Policy{}
 	if fs := tune.Emit(b); len(fs) != 0 {
@@ -163,21 +169,48 @@ func TestSysctlConf(t *testing.T) {
 	}
 }
 
+// TestUnit checks the systemd side: the boot unit places IRQs and sets
+// sysctls and waits on no device unit; the udev rule starts the template
+// unit per interface under its final name; the irqbalance drop-in passes
+// the policy-script directory and comes after the boot unit.
 func TestUnit(t *testing.T) {
 	b := testBoard()
 	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan", RPSFlowCount: -1, Pos: at(25)})
-	s := tune.Unit(b)
-	for _, want := range []string{
-		"Type=oneshot\n", "RemainAfterExit=yes\n",
-		"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh\n",
-		"ExecStop=/bin/sh /usr/libexec/boardc/testboard/tune.sh --revert\n",
-		"Wants=network-pre.target\n", "Before=network-pre.target",
-		"# test/board.cue:20: interface eth0\nWants=sys-subsystem-net-devices-eth0.device\nAfter=sys-subsystem-net-devices-eth0.device\n",
-		`After=sys-subsystem-net-devices-br\x2dlan.device`,
+	files := map[string]string{}
+	for _, f := range tune.Emit(b) {
+		files[f.Path] = string(f.Data)
+	}
+	for path, wants := range map[string][]string{
+		"boardc-tune-testboard.service": {
+			"Type=oneshot\n", "RemainAfterExit=yes\n", "SuccessExitStatus=4\n",
+			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --only irq,sysctl\n",
+			"ExecStop=/bin/sh /usr/libexec/boardc/testboard/tune.sh --revert\n",
+			"Before=network-pre.target shutdown.target\n",
+		},
+		"boardc-tune-testboard@.service": {
+			"Description=boardc runtime tuning of board testboard: interface %I\n",
+			"BindsTo=sys-subsystem-net-devices-%i.device\n",
+			"After=sys-subsystem-net-devices-%i.device boardc-tune-testboard.service\n",
+			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --interface %I\n",
+			"SuccessExitStatus=4\n",
+		},
+		"udev/90-boardc-testboard.rules": {
+			`ACTION=="add", SUBSYSTEM=="net", KERNEL!="lo", TAG+="systemd", ENV{SYSTEMD_WANTS}+="boardc-tune-testboard@$name.service"` + "\n",
+		},
+		"irqbalance.service.d/90-boardc-testboard.conf": {
+			"[Unit]\nAfter=boardc-tune-testboard.service\n",
+			"EnvironmentFile=-/usr/libexec/boardc/testboard/irqbalance.env\n",
+			"ExecStart=\nExecStart=/usr/sbin/irqbalance --foreground $IRQBALANCE_ARGS --policyscript=/usr/libexec/boardc/irqbalance.d\n",
+		},
 	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("unit lacks %q:\n%s", want, s)
+		for _, want := range wants {
+			if !strings.Contains(files[path], want) {
+				t.Errorf("%s lacks %q:\n%s", path, want, files[path])
+			}
 		}
+	}
+	if u := files["boardc-tune-testboard.service"]; strings.Contains(u, ".device") {
+		t.Errorf("the boot unit waits on a device:\n%s", u)
 	}
 }
 
@@ -307,20 +340,31 @@ func TestHostileNames(t *testing.T) {
 }
 
 // TestUnitVerify has systemd check the units of the test board and of a
-// board with interface names that need escaping.
+// board with interface names that need escaping: the boot unit and an
+// instance of the template unit (systemd verifies no bare template). The
+// irqbalance drop-in is checked by TestUnit: verifying it needs
+// irqbalance's own unit and binary.
 func TestUnitVerify(t *testing.T) {
 	sa := testtool.Look(t, "systemd-analyze", "systemd")
 	b := testBoard()
 	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan.7", RPSFlowCount: -1, Pos: at(25)})
 	for _, b := range []*ir.Board{testBoard(), b} {
 		dir := t.TempDir()
-		p := filepath.Join(dir, tune.UnitFile(b))
-		if err := os.WriteFile(p, []byte(tune.Unit(b)), 0o644); err != nil {
-			t.Fatal(err)
+		var units []string
+		for _, f := range tune.Emit(b) {
+			switch {
+			case f.Path == tune.UnitFile(b):
+				units = append(units, filepath.Join(dir, f.Path))
+				makeTree(t, dir, map[string]string{f.Path: string(f.Data)})
+			case f.Path == tune.TemplateUnitFile(b):
+				inst := strings.Replace(f.Path, "@", `@br\x2dlan.7`, 1)
+				units = append(units, filepath.Join(dir, inst))
+				makeTree(t, dir, map[string]string{f.Path: string(f.Data), inst: string(f.Data)})
+			}
 		}
-		out, err := exec.Command(sa, "verify", p).CombinedOutput()
+		out, err := exec.Command(sa, append([]string{"verify", "--man=no"}, units...)...).CombinedOutput()
 		if err != nil || len(out) > 0 {
-			t.Errorf("systemd-analyze verify %s: %v\n%s", tune.UnitFile(b), err, out)
+			t.Errorf("systemd-analyze verify %q: %v\n%s", units, err, out)
 		}
 	}
 }

@@ -454,8 +454,9 @@ check_irqbalance() {
 	[ -n "$name" ] || return 0
 	n=$(irqs "$name" | head -n 1)
 	v=$(sh "$out/irqbalance-policy.sh" /sys/devices "$n" 2>&1)
-	[ "$v" = ban=true ]
-	result "irqbalance bans $name" $? "IRQ $n: ${v:-nothing printed}"
+	st=$?
+	[ "$v" = ban=true ] && [ "$st" = 0 ]
+	result "irqbalance bans $name" $? "IRQ $n: ${v:-nothing printed}, exit $st"
 	pinned=$(awk '$1 == "irq" { print $2 }' "$plan")
 	free=$(awk '$1 ~ /^[0-9]+:$/ { sub(/:$/, "", $1); print $1 " " $NF }' /proc/interrupts |
 		while read -r n a; do
@@ -464,8 +465,10 @@ check_irqbalance() {
 	# shellcheck disable=SC2086 # "IRQ NAME", split on purpose
 	set -- $free
 	v=$(sh "$out/irqbalance-policy.sh" /sys/devices "$1" 2>&1)
-	[ -z "$v" ]
-	result "irqbalance leaves $2" $? "IRQ $1: ${v:-nothing printed}"
+	st=$?
+	# Exit 1: not this script's IRQ, irqbalance asks the next script.
+	[ -z "$v" ] && [ "$st" = 1 ]
+	result "irqbalance leaves $2" $? "IRQ $1: ${v:-nothing printed}, exit $st"
 }
 
 say "mode $mode on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
