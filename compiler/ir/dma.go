@@ -234,6 +234,8 @@ type NetDev struct {
 	ByName  bool
 	// DriverXPS is non-nil when the driver sets the XPS masks itself.
 	DriverXPS *DriverSet
+	// Channels sets RxQueues and TxQueues with ethtool -L.
+	Channels bool
 }
 
 // MemRegion is a RAM region.

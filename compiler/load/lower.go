@@ -268,6 +268,7 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 			nd := ir.NetDev{
 				Name: f.name, RxQueues: f.val("rxQueues").int(), TxQueues: f.val("txQueues").int(),
 				RSS: f.val("rss").bool(), Pos: f.Pos(), ByName: f.val("byName").bool(),
+				Channels: f.val("channels").bool(),
 			}
 			if a := f.val("alias"); a.exists() {
 				nd.Alias = a.str()

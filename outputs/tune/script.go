@@ -64,6 +64,10 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 		o := outputs.From(n.Ref, n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
 		writeIface(p, o, n)
+		if nd := n.Dev; nd != nil && nd.Channels {
+			p.Comment("\t", o, outputs.T(nd.Pos, ": ", n.IfName, fmt.Sprintf(" channels: %d receive, %d transmit, with ethtool -L", nd.RxQueues, nd.TxQueues)))
+			p.P(o.Named(n.IfName), fmt.Sprintf("\tchannels %d %d ", nd.RxQueues, nd.TxQueues), outputs.Quoted{nd.Pos})
+		}
 		if b.SoC.NumCPUs() == 1 && (len(n.RPS) > 0 || n.RPSFlowCount >= 0) {
 			p.Comment("\t", o, outputs.T(n.Pos, ": no RPS or RFS on ", n.IfName, ": the SoC has one CPU, so they would only send every packet through the backlog (BC0415)"))
 			n.RPS, n.RPSFlowCount = nil, -1
@@ -202,6 +206,24 @@ const irqAwk = `$1 ~ /^[0-9]+:$/ {
 			break
 		}
 	}
+}`
+
+// channelsAwk prints the current channel counts from ethtool -l's output
+// as "key count" pairs with the counts that are set ("combined 4", "rx 2
+// tx 2"), and exits 1 when the output has no current settings.
+const channelsAwk = `/^Current hardware settings:/ {
+	cur = 1
+	next
+}
+cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
+	k = tolower($1)
+	sub(/:$/, "", k)
+	out = out (out == "" ? "" : " ") k " " $2
+}
+END {
+	if (!cur)
+		exit 1
+	print out
 }`
 
 // maskListAwk prints the CPU list of the hex mask m (comma-grouped 32-bit

@@ -507,6 +507,12 @@ act() {
 	esac
 	f=$ROOT$path
 	if [ ! -e "$f" ]; then
+		# A queue the channel change has yet to create.
+		if [ -n "$chan_pending" ] && [ "$chan_pending" = "$net_desc" ]; then
+			case $path in
+			/sys/class/net/"$net_dev"/*) return 0 ;;
+			esac
+		fi
 		missing_item "missing $f, skipped ($5)"
 		return 0
 	fi
@@ -554,6 +560,80 @@ act() {
 	esac
 }
 
+# channels RX TX WHERE sets the queue counts of the current interface
+# with ethtool -L (combined when RX and TX are equal, else rx and tx)
+# before its queues are tuned: the counts decide which rx-N and tx-N
+# exist, so the check phase does not count a queue the change creates as
+# missing. ethtool talks to the running kernel, whatever --root says.
+channels() {
+	chan_pending=
+	wants net || return 0
+	[ -z "$net_skip" ] || return 0
+	if ! command -v ethtool >/dev/null 2>&1; then
+		missing_item "no ethtool to set the channels of $net_desc to $1 receive, $2 transmit ($3)"
+		return 0
+	fi
+	if ! now=$(ethtool -l "$net_dev" 2>/dev/null | awk '/^Current hardware settings:/ {
+	cur = 1
+	next
+}
+cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
+	k = tolower($1)
+	sub(/:$/, "", k)
+	out = out (out == "" ? "" : " ") k " " $2
+}
+END {
+	if (!cur)
+		exit 1
+	print out
+}'); then
+		missing_item "ethtool -l $net_dev failed: its channels are not set ($3)"
+		return 0
+	fi
+	if [ "$1" = "$2" ]; then
+		want="combined $1"
+	else
+		want="rx $1 tx $2"
+	fi
+	if chan_same "$want" "$now"; then
+		return 0
+	fi
+	if [ "$phase" = check ]; then
+		chan_pending=$net_desc
+		return 0
+	fi
+	chan_pending=$net_desc
+	case $mode in
+	dry-run) say "would set the channels of $net_dev to $want, now ${now:-none} ($3)" ;;
+	verify)
+		say "drift: channels of $net_dev are ${now:-none}, want $want ($3)"
+		drift=$((drift + 1))
+		;;
+	apply)
+		save "channels $net_dev" "$now"
+		# shellcheck disable=SC2086 # "combined N" or "rx N tx M", split on purpose
+		ethtool -L "$net_dev" $want || die 5 "ethtool -L $net_dev $want failed ($3)"
+		say "set the channels of $net_dev to $want, was ${now:-none} ($3)"
+		changed=$((changed + 1))
+		;;
+	esac
+}
+
+# chan_same WANT NOW succeeds when every "key count" pair of WANT is in
+# NOW (as channelsAwk prints the counts).
+chan_same() {
+	have=" $2 "
+	# shellcheck disable=SC2086 # key count pairs, split on purpose
+	set -- $1
+	while [ $# -ge 2 ]; do
+		case $have in
+		*" $1 $2 "*) ;;
+		*) return 1 ;;
+		esac
+		shift 2
+	done
+}
+
 # expect PART KIND PATH VALUE WHERE is act for a value the driver sets
 # itself: checked by --verify and reported by an apply where it differs,
 # never written.
@@ -576,6 +656,7 @@ iface() {
 	net_desc=$1
 	net_dev=
 	net_skip=$1
+	chan_pending=
 	wants net || return 0
 	case $2 in
 	node) net_dev=$(netdev_by_node "$3" "$4") ;;
@@ -671,10 +752,16 @@ revert() {
 		return 0
 	fi
 	failed=0
+	chans=
 	while IFS= read -r line; do
 		p=${line%%"$tab"*}
 		v=${line#*"$tab"}
 		case $p in
+		"channels "*)
+			# Restored last: they decide which queue files exist.
+			chans=$chans$line$nl
+			continue
+			;;
 		"irq "*)
 			rest=${p#irq }
 			n=${rest%% *}
@@ -709,6 +796,21 @@ revert() {
 			failed=1
 		fi
 	done <"$state"
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		dev=${line%%"$tab"*}
+		dev=${dev#channels }
+		v=${line#*"$tab"}
+		# shellcheck disable=SC2086 # key count pairs, split on purpose
+		if [ -n "$v" ] && ethtool -L "$dev" $v; then
+			say "restored the channels of $dev: $v"
+		else
+			warn "cannot restore the channels of $dev to $v"
+			failed=1
+		fi
+	done <<EOF
+$chans
+EOF
 	[ "$failed" = 0 ] || die 5 "some values were not restored; $state is kept"
 	rm -f -- "$state"
 	rmdir -- "$statedir" 2>/dev/null || true
@@ -729,6 +831,7 @@ net_desc=
 net_dev=
 statekey=
 readonly_act=0
+chan_pending=
 phase=check
 
 if [ "$mode" = revert ]; then
