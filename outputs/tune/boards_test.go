@@ -119,13 +119,13 @@ func TestBoards(t *testing.T) {
 func TestBoardFacts(t *testing.T) {
 	want := map[string][]string{
 		"espressobin": {
-			"follow_irq 'd0090000.crypto' '0,1' ",
+			"follow_irq 'd0090000.crypto' '0,1' hint ",
 			"act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' ",
 		},
 		// One CPU: no RPS, no RFS, so nothing to tune (BC0415).
 		"mirabox": nil,
 		"ls2088a-rdb": {
-			"follow_irq 'dpio.0' '0' ", "follow_irq 'dpio.3' '3' ", "follow_irq 'dpio.7' '7' ",
+			"follow_irq 'dpio.0' '0' hint ", "follow_irq 'dpio.3' '3' hint ", "follow_irq 'dpio.7' '7' hint ",
 			"expect net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' ",
 		},
 	}

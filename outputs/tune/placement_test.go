@@ -51,9 +51,9 @@ func placedRoot() map[string]string {
 func TestPlacementScript(t *testing.T) {
 	s := tune.Script(placedBoard())
 	for _, want := range []string{
-		"\tfollow_irq 'd0090000.crypto' '0,1' 'test/board.cue:10'\n",
+		"\tfollow_irq 'd0090000.crypto' '0,1' hint 'test/board.cue:10'\n",
 		"# test/board.cue:6: safexcel_request_ring_irq()\n",
-		"\tfollow_irq 'dpio.3' '3' 'test/board.cue:12'\n",
+		"\tfollow_irq 'dpio.3' '3' hint 'test/board.cue:12'\n",
 		"# test/board.cue:13: IRQs named eth1 on CPUs 5,3, one per IRQ in ascending IRQ number\n",
 		"# test/board.cue:5: one CPU per IRQ: gic_set_affinity()\n\tpin_irq 'eth1' '5,3' one 'test/board.cue:13'\n",
 	} {
@@ -144,5 +144,29 @@ func TestPlacementRoot(t *testing.T) {
 		if p := "proc/irq/" + n + "/smp_affinity_list"; got[p] != orig[p] {
 			t.Errorf("revert left IRQ %s at %q, want %q", n, got[p], orig[p])
 		}
+	}
+}
+
+// TestPlacementManaged: the vectors of a managed IRQ are the kernel's: a
+// hint that its affinity does not follow is reported, never written.
+func TestPlacementManaged(t *testing.T) {
+	t.Parallel()
+	b := placedBoard()
+	b.SoC.Masters[1].IRQAffinity.Managed = true
+	if s := tune.Script(b); !strings.Contains(s, "\tfollow_irq 'dpio.3' '3' managed 'test/board.cue:12'\n") {
+		t.Errorf("tune.sh:\n%s", s)
+	}
+	out := writeOutputs(t, tune.Emit(b))
+	root, work := t.TempDir(), t.TempDir()
+	makeTree(t, root, placedRoot())
+	r := runSh(t, work, nil, filepath.Join(out, tune.ScriptFile), "--root", root, "--only", "irq")
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: /proc/irq/31/smp_affinity_list is 0-39, set by the driver; the description expects 5") {
+		t.Errorf("apply: %v", r)
+	}
+	if got := snapshot(t, root)["proc/irq/31/smp_affinity_list"]; got != "0-39\n" {
+		t.Errorf("the managed IRQ was written: %q", got)
+	}
+	if got := snapshot(t, root)["proc/irq/22/smp_affinity_list"]; got != "1\n" {
+		t.Errorf("the other driver's IRQ was not placed: %q", got)
 	}
 }

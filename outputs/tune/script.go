@@ -153,7 +153,13 @@ func writePin(p *outputs.Printer, b *ir.Board, pin ir.IRQPin) {
 		d := pin.Driver
 		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " are placed by their driver; the description expects ", spreadText(pin)))
 		p.Comment("\t", outputs.From(pin.Ref, d.Pos), outputs.T(d.Pos, ": ", d.Source))
-		p.P(o.Named(pin.IRQ), "\tfollow_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " ", outputs.Quoted{pin.Pos})
+		how := "hint"
+		if d.Managed {
+			// The kernel refuses user-space affinity for a managed
+			// vector (EIO): checked, never written.
+			how = "managed"
+		}
+		p.P(o.Named(pin.IRQ), "\tfollow_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " ", how, " ", outputs.Quoted{pin.Pos})
 	case b.SoC.OneTarget():
 		d := b.SoC.IRQDelivery
 		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", spreadText(pin)))

@@ -24,7 +24,7 @@ board_matches() {
 actions() {
 	# espressobin/board.cue:38: IRQs named d0090000.crypto are placed by their driver; the description expects CPUs 0,1, one per IRQ in ascending IRQ number
 	# soc/armada37xx/armada37xx.cue:83: drivers/crypto/inside-secure/safexcel.c safexcel_request_ring_irq(): irq_set_affinity_hint(irq, get_cpu_mask(cpumask_local_spread(ring, NUMA_NO_NODE)))
-	follow_irq 'd0090000.crypto' '0,1' 'espressobin/board.cue:38'
+	follow_irq 'd0090000.crypto' '0,1' hint 'espressobin/board.cue:38'
 	# espressobin/board.cue:41: interface eth0, the netdev whose device or nearest parent has the of_node /soc/bus@d0000000/ethernet@30000 (master eth0), or that of alias ethernet0
 	iface 'eth0' node '/soc/bus@d0000000/ethernet@30000' 'ethernet0' 'espressobin/board.cue:41'
 	# espressobin/board.cue:41: eth0 rx-0 RPS on CPUs 0-1
@@ -360,34 +360,38 @@ pin_irq() {
 	done
 }
 
-# follow_irq NAME CPUS WHERE keeps the IRQs named NAME, which their driver
-# places with an affinity hint, where the hint says: a user-space write
-# (irqbalance, an earlier script) is undone. CPUS is what the description
-# expects the hints to be, taken as pin_irq's MODE one does; a hint that
-# differs is reported, naming both CPUs, and followed.
+# follow_irq NAME CPUS HOW WHERE keeps the IRQs named NAME, which their
+# driver places with an affinity hint, where the hint says: a user-space
+# write (irqbalance, an earlier script) is undone. CPUS is what the
+# description expects the hints to be, taken as pin_irq's MODE one does; a
+# hint that differs is reported, naming both CPUs, and followed. HOW
+# managed: the kernel manages the vectors (a write answers EIO), so their
+# affinity is only checked.
 follow_irq() {
 	wants irq || return 0
-	find_irqs "$1" "$3" || return 0
+	find_irqs "$1" "$4" || return 0
 	k=0
 	for n in $irqs; do
 		expect=$(cpu_at "$2" "$k")
 		k=$((k + 1))
 		if [ "$phase" = check ]; then
-			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $3"
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $4"
 			continue
 		fi
 		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
 		hint=$(mask_list "$hint")
 		if [ -z "$hint" ]; then
-			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($3)"
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($4)"
 			continue
 		fi
 		if ! same list "$expect" "$hint"; then
-			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($3)"
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($4)"
 		fi
 		statekey="irq $n $1"
-		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $3"
-		effective "$n" "$hint" "IRQ $n $1, $3"
+		[ "$3" = managed ] && readonly_act=1
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $4"
+		readonly_act=0
+		effective "$n" "$hint" "IRQ $n $1, $4"
 	done
 }
 

@@ -24,28 +24,28 @@ board_matches() {
 actions() {
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.0 are placed by their driver; the description expects CPU 0
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.0' '0' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.0' '0' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.1 are placed by their driver; the description expects CPU 1
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.1' '1' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.1' '1' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.2 are placed by their driver; the description expects CPU 2
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.2' '2' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.2' '2' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.3 are placed by their driver; the description expects CPU 3
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.3' '3' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.3' '3' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.4 are placed by their driver; the description expects CPU 4
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.4' '4' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.4' '4' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.5 are placed by their driver; the description expects CPU 5
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.5' '5' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.5' '5' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.6 are placed by their driver; the description expects CPU 6
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.6' '6' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.6' '6' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:76: IRQs named dpio.7 are placed by their driver; the description expects CPU 7
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.7' '7' 'ls2088a-rdb/board.cue:76'
+	follow_irq 'dpio.7' '7' hint 'ls2088a-rdb/board.cue:76'
 	# ls2088a-rdb/board.cue:79: interface eth0, by name (ls2088a-rdb/board.cue:44: byName)
 	iface 'eth0' name '' '' 'ls2088a-rdb/board.cue:79'
 	# ls2088a-rdb/board.cue:49: eth0's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
@@ -525,34 +525,38 @@ pin_irq() {
 	done
 }
 
-# follow_irq NAME CPUS WHERE keeps the IRQs named NAME, which their driver
-# places with an affinity hint, where the hint says: a user-space write
-# (irqbalance, an earlier script) is undone. CPUS is what the description
-# expects the hints to be, taken as pin_irq's MODE one does; a hint that
-# differs is reported, naming both CPUs, and followed.
+# follow_irq NAME CPUS HOW WHERE keeps the IRQs named NAME, which their
+# driver places with an affinity hint, where the hint says: a user-space
+# write (irqbalance, an earlier script) is undone. CPUS is what the
+# description expects the hints to be, taken as pin_irq's MODE one does; a
+# hint that differs is reported, naming both CPUs, and followed. HOW
+# managed: the kernel manages the vectors (a write answers EIO), so their
+# affinity is only checked.
 follow_irq() {
 	wants irq || return 0
-	find_irqs "$1" "$3" || return 0
+	find_irqs "$1" "$4" || return 0
 	k=0
 	for n in $irqs; do
 		expect=$(cpu_at "$2" "$k")
 		k=$((k + 1))
 		if [ "$phase" = check ]; then
-			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $3"
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $4"
 			continue
 		fi
 		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
 		hint=$(mask_list "$hint")
 		if [ -z "$hint" ]; then
-			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($3)"
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($4)"
 			continue
 		fi
 		if ! same list "$expect" "$hint"; then
-			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($3)"
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($4)"
 		fi
 		statekey="irq $n $1"
-		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $3"
-		effective "$n" "$hint" "IRQ $n $1, $3"
+		[ "$3" = managed ] && readonly_act=1
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $4"
+		readonly_act=0
+		effective "$n" "$hint" "IRQ $n $1, $4"
 	done
 }
 

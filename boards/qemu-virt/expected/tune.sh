@@ -24,28 +24,28 @@ board_matches() {
 actions() {
 	# qemu-virt/board.cue:97: IRQs named virtio0-input.0 are placed by their driver; the description expects CPU 0
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.0' '0' 'qemu-virt/board.cue:97'
+	follow_irq 'virtio0-input.0' '0' hint 'qemu-virt/board.cue:97'
 	# qemu-virt/board.cue:97: IRQs named virtio0-input.1 are placed by their driver; the description expects CPU 1
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.1' '1' 'qemu-virt/board.cue:97'
+	follow_irq 'virtio0-input.1' '1' hint 'qemu-virt/board.cue:97'
 	# qemu-virt/board.cue:97: IRQs named virtio0-input.2 are placed by their driver; the description expects CPU 2
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.2' '2' 'qemu-virt/board.cue:97'
+	follow_irq 'virtio0-input.2' '2' hint 'qemu-virt/board.cue:97'
 	# qemu-virt/board.cue:97: IRQs named virtio0-input.3 are placed by their driver; the description expects CPU 3
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.3' '3' 'qemu-virt/board.cue:97'
+	follow_irq 'virtio0-input.3' '3' hint 'qemu-virt/board.cue:97'
 	# qemu-virt/board.cue:98: IRQs named virtio0-output.0 are placed by their driver; the description expects CPU 0
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.0' '0' 'qemu-virt/board.cue:98'
+	follow_irq 'virtio0-output.0' '0' hint 'qemu-virt/board.cue:98'
 	# qemu-virt/board.cue:98: IRQs named virtio0-output.1 are placed by their driver; the description expects CPU 1
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.1' '1' 'qemu-virt/board.cue:98'
+	follow_irq 'virtio0-output.1' '1' hint 'qemu-virt/board.cue:98'
 	# qemu-virt/board.cue:98: IRQs named virtio0-output.2 are placed by their driver; the description expects CPU 2
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.2' '2' 'qemu-virt/board.cue:98'
+	follow_irq 'virtio0-output.2' '2' hint 'qemu-virt/board.cue:98'
 	# qemu-virt/board.cue:98: IRQs named virtio0-output.3 are placed by their driver; the description expects CPU 3
 	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.3' '3' 'qemu-virt/board.cue:98'
+	follow_irq 'virtio0-output.3' '3' hint 'qemu-virt/board.cue:98'
 	# qemu-virt/board.cue:99: IRQs named virtio2 on CPU 2
 	# soc/qemuvirt/qemuvirt.cue:46: one CPU per IRQ: drivers/irqchip/irq-gic-v3.c gic_set_affinity() (SPI: the first CPU of the mask), irq-gic-v3-its.c its_set_affinity() (LPI: one CPU)
 	pin_irq 'virtio2' '2' one 'qemu-virt/board.cue:99'
@@ -418,34 +418,38 @@ pin_irq() {
 	done
 }
 
-# follow_irq NAME CPUS WHERE keeps the IRQs named NAME, which their driver
-# places with an affinity hint, where the hint says: a user-space write
-# (irqbalance, an earlier script) is undone. CPUS is what the description
-# expects the hints to be, taken as pin_irq's MODE one does; a hint that
-# differs is reported, naming both CPUs, and followed.
+# follow_irq NAME CPUS HOW WHERE keeps the IRQs named NAME, which their
+# driver places with an affinity hint, where the hint says: a user-space
+# write (irqbalance, an earlier script) is undone. CPUS is what the
+# description expects the hints to be, taken as pin_irq's MODE one does; a
+# hint that differs is reported, naming both CPUs, and followed. HOW
+# managed: the kernel manages the vectors (a write answers EIO), so their
+# affinity is only checked.
 follow_irq() {
 	wants irq || return 0
-	find_irqs "$1" "$3" || return 0
+	find_irqs "$1" "$4" || return 0
 	k=0
 	for n in $irqs; do
 		expect=$(cpu_at "$2" "$k")
 		k=$((k + 1))
 		if [ "$phase" = check ]; then
-			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $3"
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $4"
 			continue
 		fi
 		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
 		hint=$(mask_list "$hint")
 		if [ -z "$hint" ]; then
-			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($3)"
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($4)"
 			continue
 		fi
 		if ! same list "$expect" "$hint"; then
-			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($3)"
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($4)"
 		fi
 		statekey="irq $n $1"
-		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $3"
-		effective "$n" "$hint" "IRQ $n $1, $3"
+		[ "$3" = managed ] && readonly_act=1
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $4"
+		readonly_act=0
+		effective "$n" "$hint" "IRQ $n $1, $4"
 	done
 }
 
