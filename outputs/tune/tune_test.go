@@ -340,10 +340,10 @@ func TestHostileNames(t *testing.T) {
 }
 
 // TestUnitVerify has systemd check the units of the test board and of a
-// board with interface names that need escaping: the boot unit and an
-// instance of the template unit (systemd verifies no bare template). The
-// irqbalance drop-in is checked by TestUnit: verifying it needs
-// irqbalance's own unit and binary.
+// board with interface names that need escaping: the boot unit, an
+// instance of the template unit (systemd verifies no bare template), and
+// the irqbalance drop-in over a minimal irqbalance unit in a root of its
+// own (--root), with a stand-in irqbalance binary.
 func TestUnitVerify(t *testing.T) {
 	sa := testtool.Look(t, "systemd-analyze", "systemd")
 	b := testBoard()
@@ -365,6 +365,24 @@ func TestUnitVerify(t *testing.T) {
 		out, err := exec.Command(sa, append([]string{"verify", "--man=no"}, units...)...).CombinedOutput()
 		if err != nil || len(out) > 0 {
 			t.Errorf("systemd-analyze verify %q: %v\n%s", units, err, out)
+		}
+
+		root := t.TempDir()
+		for _, f := range tune.Emit(b) {
+			if strings.HasPrefix(f.Path, "irqbalance.service.d/") {
+				makeTree(t, root, map[string]string{"etc/systemd/system/" + f.Path: string(f.Data)})
+			}
+		}
+		makeTree(t, root, map[string]string{
+			"etc/systemd/system/irqbalance.service": "[Unit]\nDescription=irqbalance daemon\nDefaultDependencies=no\n[Service]\nExecStart=/usr/sbin/irqbalance --foreground\n",
+			"usr/sbin/irqbalance":                   "#!/bin/sh\n",
+		})
+		if err := os.Chmod(filepath.Join(root, "usr/sbin/irqbalance"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out, err = exec.Command(sa, "verify", "--man=no", "--root="+root, "/etc/systemd/system/irqbalance.service").CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Errorf("systemd-analyze verify of irqbalance.service with the drop-in: %v\n%s", err, out)
 		}
 	}
 }
