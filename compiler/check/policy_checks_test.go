@@ -43,6 +43,25 @@ func TestPolicyChecks(t *testing.T) {
 		{"unknown sysctl beyond an unsigned long", sysctl("vm.dirty_bytes", "18446744073709551616"), "BC0411:error", 53},
 		{"one of several integers beyond an unsigned long", sysctl("net.ipv4.tcp_rmem", "4096 87380 99999999999999999999"), "BC0411:error", 53},
 		{"drop_caches", sysctl("vm.drop_caches", "3"), "BC0412:error", 53},
+		{"one IRQ on two CPUs of a one-target controller", func(b *ir.Board) {
+			b.SoC.IRQDelivery = &ir.IRQDelivery{One: true, Source: "gic_set_affinity()", Pos: pos(5)}
+			b.Policy.IRQs[0].CPUs = []int{0, 1}
+		}, "BC0413:error", 50},
+		{"irqAffinity naming no IRQ", func(b *ir.Board) {
+			b.SoC.Masters[0].IRQAffinity = &ir.IRQAffinity{Keys: []string{"ring"}, Source: "probe()", Pos: pos(15)}
+		}, "BC0414:error", 15},
+		{"RPS on a one-CPU SoC", func(b *ir.Board) {
+			b.SoC.Clusters[0].CPUs = []int{0}
+			b.Policy.IRQs[0].CPUs = []int{0}
+			b.Policy.Net[0].RPS = [][]int{{0}}
+		}, "BC0415:warning", 51},
+		{"RFS alone on a one-CPU SoC", func(b *ir.Board) {
+			b.SoC.Clusters[0].CPUs = []int{0}
+			b.Policy.IRQs[0].CPUs = []int{0}
+			b.Policy.Net[0].RPS = nil
+			b.Policy.Net[0].RPSFlowCount = 1024
+		}, "BC0415:warning", 51},
+		{"RPS only to the IRQ's CPU", func(b *ir.Board) { b.Policy.Net[0].RPS = [][]int{{1}} }, "BC0415:warning", 51},
 		{"compact_memory", sysctl("vm.compact_memory", "1"), "BC0412:error", 53},
 		{"route flush", sysctl("net.ipv4.route.flush", "1"), "BC0412:error", 53},
 	} {

@@ -94,8 +94,14 @@ type Master struct {
 	// EnabledPos is the position of enabled, where the description
 	// states it.
 	EnabledPos Pos
-	IRQs       []IRQ    // sorted by Key
-	NetDevs    []NetDev // sorted by Name
+	IRQs       []IRQ // sorted by Key
+	// IRQAffinity is the master's irqAffinity fact, nil when it has none;
+	// IRQCountKeys and IRQCountPos are the keys and position of its
+	// irqCount.
+	IRQAffinity  *IRQAffinity
+	IRQCountKeys []string
+	IRQCountPos  Pos
+	NetDevs      []NetDev // sorted by Name
 }
 
 // DriverSet is the fact that a driver sets a master's DMA masks itself.
@@ -193,6 +199,28 @@ type IRQ struct {
 	Key  string
 	Name string
 	Pos  Pos
+	// Count is how many IRQs carry Name (irqCount.KEY, 1 by default).
+	Count int
+	// Driver is non-nil when the master's driver places this IRQ itself
+	// with an affinity hint.
+	Driver *IRQAffinity
+}
+
+// IRQAffinity is the fact that a driver places some of its master's IRQs
+// with an affinity hint.
+type IRQAffinity struct {
+	Keys    []string // the keys of the IRQs it places
+	Source  string
+	Managed bool
+	Pos     Pos
+}
+
+// IRQDelivery is the interrupt controller's delivery fact: whether it
+// delivers each IRQ to one CPU of its mask.
+type IRQDelivery struct {
+	One    bool
+	Source string
+	Pos    Pos
 }
 
 // NetDev is a network interface of a master.
@@ -206,6 +234,17 @@ type NetDev struct {
 	// (DPAA2 only).
 	DPMAC    int
 	DPMACPos Pos
+	// Alias is the interface's DT alias, empty when it has none; DPNI is
+	// the DPAA2 DPNI object id behind it when HasDPNI; ByName finds it by
+	// Name instead of by hardware.
+	Alias   string
+	DPNI    int
+	HasDPNI bool
+	ByName  bool
+	// DriverXPS is non-nil when the driver sets the XPS masks itself.
+	DriverXPS *DriverSet
+	// Channels sets RxQueues and TxQueues with ethtool -L.
+	Channels bool
 }
 
 // MemRegion is a RAM region.

@@ -117,7 +117,14 @@ type SoC struct {
 	Buses    []*Bus    // sorted by Key
 	Masters  []*Master // sorted by Key
 	DPAA2    *DPAA2    // nil when the SoC has no DPAA2
+	// IRQDelivery is nil when the description states nothing about the
+	// interrupt controller.
+	IRQDelivery *IRQDelivery
 }
+
+// OneTarget reports whether the SoC's interrupt controller is known to
+// deliver each IRQ to a single CPU of its mask.
+func (s *SoC) OneTarget() bool { return s.IRQDelivery != nil && s.IRQDelivery.One }
 
 // NumCPUs returns the number of CPUs over all clusters.
 func (s *SoC) NumCPUs() int {

@@ -48,7 +48,29 @@ type IRQPin struct {
 	// Owners are the masters that declare an IRQ of this name, resolved
 	// by lowering; none when the description declares it nowhere.
 	Owners []*Master
+	// Count is how many IRQs of this name the owners declare (irqCount),
+	// 0 when none does.
+	Count int
+	// Driver is the placement fact when the driver places every declared
+	// IRQ of this name itself (an affinity hint): the pin is then what the
+	// description expects the hint to be. Nil for an IRQ left to user
+	// space.
+	Driver *IRQAffinity
 }
+
+// Placed reports whether the pin's IRQs are placed by their driver.
+func (p *IRQPin) Placed() bool { return p.Driver != nil }
+
+// SpreadOrder documents how tune.sh gives the IRQs sharing a pin's name
+// their CPUs on an interrupt controller that delivers to one CPU, and
+// which CPU a driver-placed IRQ's hint is expected to name.
+const SpreadOrder = "the IRQs of the name, in ascending IRQ number (the order of /proc/interrupts), " +
+	"take the pin's CPUs in the order the description lists them, one each, starting over at the first " +
+	"CPU when there are more IRQs than CPUs"
+
+// SpreadCPU returns the CPU the k-th IRQ (0-based, by ascending number) of
+// the pin's name gets, in SpreadOrder.
+func (p *IRQPin) SpreadCPU(k int) int { return p.CPUs[k%len(p.CPUs)] }
 
 // NetPolicy steers one interface's queues.
 type NetPolicy struct {
@@ -90,12 +112,25 @@ type Waiver struct {
 // built by hand in a test calls it once built.
 func (b *Board) ResolvePolicy() {
 	irqs := map[string][]*Master{}
+	count := map[string]int{}
+	driver := map[string]*IRQAffinity{}
+	user := map[string]bool{}
 	devs := map[string]*NetDev{}
 	owner := map[string]*Master{}
 	for _, m := range b.SoC.Masters {
 		for _, q := range m.IRQs {
 			if n := irqs[q.Name]; len(n) == 0 || n[len(n)-1] != m {
 				irqs[q.Name] = append(n, m)
+			}
+			c := q.Count
+			if c < 1 {
+				c = 1
+			}
+			count[q.Name] += c
+			if q.Driver != nil {
+				driver[q.Name] = q.Driver
+			} else {
+				user[q.Name] = true
 			}
 		}
 		for i := range m.NetDevs {
@@ -104,7 +139,12 @@ func (b *Board) ResolvePolicy() {
 	}
 	p := &b.Policy
 	for i := range p.IRQs {
-		p.IRQs[i].Owners = irqs[p.IRQs[i].IRQ]
+		name := p.IRQs[i].IRQ
+		p.IRQs[i].Owners, p.IRQs[i].Count = irqs[name], count[name]
+		p.IRQs[i].Driver = nil
+		if !user[name] {
+			p.IRQs[i].Driver = driver[name]
+		}
 	}
 	for i := range p.Net {
 		p.Net[i].Dev, p.Net[i].Master = devs[p.Net[i].IfName], owner[p.Net[i].IfName]

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -140,6 +141,9 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		}
 		s.Masters = append(s.Masters, m)
 	}
+	if d := n.at("irqDelivery"); d.exists() {
+		s.IRQDelivery = &ir.IRQDelivery{One: d.val("targets").str() == "one", Source: d.val("source").str(), Pos: d.Pos()}
+	}
 	if d := n.at("dpaa2"); d.exists() {
 		s.DPAA2 = lw.dpaa2(d)
 	}
@@ -240,19 +244,48 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	if d := n.val("driver"); d.exists() {
 		m.Driver = d.str()
 	}
+	var aff *ir.IRQAffinity
+	if a := n.at("irqAffinity"); a.exists() {
+		aff = &ir.IRQAffinity{Keys: a.val("driver").strs(), Source: a.val("source").str(), Managed: a.val("managed").bool(), Pos: a.Pos()}
+	}
+	m.IRQAffinity = aff
+	counts := n.at("irqCount")
+	if counts.exists() {
+		m.IRQCountPos = counts.Pos()
+		for _, f := range counts.fields() {
+			m.IRQCountKeys = append(m.IRQCountKeys, f.name)
+		}
+	}
 	for _, f := range n.at("irqs").fields() {
-		m.IRQs = append(m.IRQs, ir.IRQ{Key: f.name, Name: f.str(), Pos: f.Pos()})
+		q := ir.IRQ{Key: f.name, Name: f.str(), Pos: f.Pos(), Count: 1}
+		if c := counts.val(f.name); c.exists() {
+			q.Count = c.int()
+		}
+		if aff != nil && slices.Contains(aff.Keys, f.name) {
+			q.Driver = aff
+		}
+		m.IRQs = append(m.IRQs, q)
 	}
 	if nd := n.at("netdev"); nd.exists() {
 		for _, f := range nd.fields() {
-			d := ir.NetDev{
+			nd := ir.NetDev{
 				Name: f.name, RxQueues: f.val("rxQueues").int(), TxQueues: f.val("txQueues").int(),
-				RSS: f.val("rss").bool(), Pos: f.Pos(),
+				RSS: f.val("rss").bool(), Pos: f.Pos(), ByName: f.val("byName").bool(),
+				Channels: f.val("channels").bool(),
 			}
 			if mac := f.val("dpmac"); mac.exists() {
-				d.DPMAC, d.DPMACPos = mac.int(), mac.Pos()
+				nd.DPMAC, nd.DPMACPos = mac.int(), mac.Pos()
 			}
-			m.NetDevs = append(m.NetDevs, d)
+			if a := f.val("alias"); a.exists() {
+				nd.Alias = a.str()
+			}
+			if x := f.at("driverXPS"); x.exists() {
+				nd.DriverXPS = &ir.DriverSet{Source: x.val("source").str(), Pos: x.Pos()}
+			}
+			if d := f.val("dpni"); d.exists() {
+				nd.DPNI, nd.HasDPNI = d.int(), true
+			}
+			m.NetDevs = append(m.NetDevs, nd)
 		}
 	}
 	return m, bus.str(), problem

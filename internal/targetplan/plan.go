@@ -20,7 +20,18 @@
 //	                                the PCI devices behind it (0: none), as
 //	                                printk's %#llx prints it
 //	dpio COUNT                      DPAA2 only: the DPIOs described
-//	irq NAME CPULIST                the effective affinity lies in CPULIST
+//	irq NAME MODE CPUS              the IRQs named NAME, by ascending number:
+//	                                MODE one, the k-th is delivered to the
+//	                                k-th CPU of the comma-separated CPUS
+//	                                (starting over past its end), as
+//	                                tune.sh places it; driver, the same, as
+//	                                the driver's affinity hint places it;
+//	                                set, each is delivered within CPUS
+//	netdev IF HOW ARG               the interface the description calls IF:
+//	                                HOW node, the netdev whose device or
+//	                                nearest parent has the of_node ARG;
+//	                                dpni, that of DPAA2 object dpni.ARG;
+//	                                name, the netdev called IF (ARG -)
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
 //	xps IF QUEUE MASK               tx-QUEUE/xps_cpus
@@ -94,9 +105,24 @@ func write(w io.Writer, b *ir.Board) error {
 	}
 	writeVerify(&s, b)
 	for _, p := range b.Policy.IRQs {
-		fmt.Fprintf(&s, "irq %s %s\n", p.IRQ, ir.CPUList(p.CPUs))
+		mode := "set"
+		switch {
+		case p.Placed():
+			mode = "driver"
+		case b.SoC.OneTarget():
+			mode = "one"
+		}
+		fmt.Fprintf(&s, "irq %s %s %s\n", p.IRQ, mode, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(p.CPUs)), ","), "[]"))
 	}
 	for _, n := range b.Policy.Net {
+		switch nd := n.Dev; {
+		case nd == nil || n.Master == nil || nd.ByName:
+			fmt.Fprintf(&s, "netdev %s name -\n", n.IfName)
+		case nd.HasDPNI:
+			fmt.Fprintf(&s, "netdev %s dpni %d\n", n.IfName, nd.DPNI)
+		default:
+			fmt.Fprintf(&s, "netdev %s node %s\n", n.IfName, n.Master.Node.Path)
+		}
 		for q, cpus := range n.RPS {
 			fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
 		}

@@ -36,7 +36,8 @@ limit sdhci1 0 0
 limit usb2 0 0
 limit usb3 0 0
 limit xor 0 0
-irq d0090000.crypto 0-1
+irq d0090000.crypto driver 0,1
+netdev eth0 node /soc/bus@d0000000/ethernet@30000
 rps eth0 0 3
 rpsflow eth0 0 4096
 sysctl net/core/rps_sock_flow_entries 4096

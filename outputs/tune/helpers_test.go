@@ -128,13 +128,32 @@ func fakeRoot() map[string]string {
 	return f
 }
 
-// makeTree writes files below dir.
+// symlink is the prefix of a makeTree value that makes a symbolic link to
+// the rest of the value, as sysfs has them (class/net/IF, device,
+// of_node); snapshot records links the same way.
+const symlink = "symlink:"
+
+// makeTree writes files below dir; a value starting with symlink makes a
+// symbolic link instead, and a name ending in "/" a directory.
 func makeTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
+		if strings.HasSuffix(name, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		if target, ok := strings.CutPrefix(data, symlink); ok {
+			os.Remove(p)
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+			continue
 		}
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
@@ -156,6 +175,11 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		if d.IsDir() {
 			out[rel+"/"] = ""
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			out[rel] = symlink + target
+			return err
 		}
 		data, err := os.ReadFile(p)
 		out[rel] = string(data)
@@ -236,7 +260,7 @@ func shellcheck(t *testing.T, files []outputs.File, exclude ...string) {
 	dir := t.TempDir()
 	var scripts []string
 	for _, f := range files {
-		if !strings.HasSuffix(f.Path, ".sh") {
+		if !strings.HasSuffix(f.Path, ".sh") && !bytes.HasPrefix(f.Data, []byte("#!/bin/sh")) {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,7 +94,9 @@ func hostState(t *testing.T) map[string]string {
 
 // netnsRun runs tune.sh of b in a private network namespace with the
 // interfaces of b's net policy and returns the results the driver wrote.
-func netnsRun(t *testing.T, unshare string, b *ir.Board, only string) map[string]string {
+// Interfaces named in absent are not created: tune.sh must warn about
+// them and tune the rest.
+func netnsRun(t *testing.T, unshare string, b *ir.Board, only string, absent ...string) map[string]string {
 	t.Helper()
 	files := tune.Emit(b)
 	out := writeOutputs(t, files)
@@ -101,6 +104,9 @@ func netnsRun(t *testing.T, unshare string, b *ir.Board, only string) map[string
 	var paths, ifs []string
 	tamper := ""
 	for _, np := range b.Policy.Net {
+		if slices.Contains(absent, np.IfName) {
+			continue
+		}
 		q := "/sys/class/net/" + np.IfName + "/queues/"
 		rx := max(len(np.RPS), np.FlowQueues(), 4)
 		tx := max(len(np.XPS), 4)
@@ -163,9 +169,14 @@ func normMask(s string) string {
 }
 
 // checkNetns checks the driver's results against what b asks for.
-func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bool) {
+func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bool, absent ...string) {
 	t.Helper()
-	wantRC := map[string]int{"guard": tune.ExitNotBoard, "apply": 0, "reapply": 0, "verify": 0, "tampered": tune.ExitDrift, "revert": 0}
+	ok := 0
+	if len(absent) > 0 {
+		ok = tune.ExitPartial
+	}
+	wantRC := map[string]int{"guard": tune.ExitRefused, "apply": ok, "reapply": ok, "verify": ok, "tampered": tune.ExitDrift, "revert": 0,
+		"iface": 0, "iface-revert": 0}
 	for _, l := range strings.Split(strings.TrimSpace(got["rc"]), "\n") {
 		step, rc, _ := strings.Cut(l, " ")
 		if want, ok := wantRC[step]; !ok || strconv.Itoa(want) != rc {
@@ -183,8 +194,17 @@ func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bo
 		t.Errorf("verify after tampering does not name %s:\n%s", got["tamper"], got["tampered.out"])
 	}
 
+	for _, name := range absent {
+		want := "tune.sh: warning: no interface " + name + " (name) in /sys/class/net, its queues skipped"
+		if !strings.Contains(got["apply.out"], want) {
+			t.Errorf("apply does not name the missing interface %s:\n%s", name, got["apply.out"])
+		}
+	}
 	applied := parseSnap(got["applied"])
 	for _, np := range b.Policy.Net {
+		if slices.Contains(absent, np.IfName) {
+			continue
+		}
 		q := "/sys/class/net/" + np.IfName + "/queues/"
 		for i, c := range np.RPS {
 			p := fmt.Sprintf("%srx-%d/rps_cpus", q, i)
@@ -220,6 +240,23 @@ func checkNetns(t *testing.T, b *ir.Board, got map[string]string, withSysctls bo
 	if d := treeDiff(before, after); len(d) > 0 {
 		t.Errorf("revert did not restore the kernel's values:\n%s", strings.Join(d, "\n"))
 	}
+
+	// --interface FIRST sets that interface's queues as the full apply
+	// did, and nothing else: no other interface, no sysctl.
+	first := "/sys/class/net/" + b.Policy.Net[0].IfName + "/"
+	iface := parseSnap(got["iface"])
+	for p, v := range before {
+		want := v
+		if strings.HasPrefix(p, first) {
+			want = applied[p]
+		}
+		if iface[p] != want {
+			t.Errorf("after --interface %s: %s = %q, want %q", b.Policy.Net[0].IfName, p, iface[p], want)
+		}
+	}
+	if d := treeDiff(before, parseSnap(got["iface-after"])); len(d) > 0 {
+		t.Errorf("revert after --interface did not restore the kernel's values:\n%s", strings.Join(d, "\n"))
+	}
 }
 
 // TestNetnsKernel runs tune.sh against the real kernel in a private
@@ -253,6 +290,10 @@ func TestNetnsKernel(t *testing.T) {
 	host := hostState(t)
 	got := netnsRun(t, unshare, b, "net,sysctl")
 	checkNetns(t, b, got, true)
+	// Per-item tolerance on the real kernel: an interface that is not
+	// there is a warning naming it, and the rest is applied (status 4).
+	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "eth9", RPS: [][]int{{c0}}, RPSFlowCount: -1, Pos: at(21)})
+	checkNetns(t, b, netnsRun(t, unshare, b, "net,sysctl", "eth9"), true, "eth9")
 	if d := treeDiff(host, hostState(t)); len(d) > 0 {
 		t.Errorf("the host's own values changed:\n%s", strings.Join(d, "\n"))
 	}
@@ -280,6 +321,15 @@ func TestNetnsBoards(t *testing.T) {
 							t.Skipf("%s steers to CPU %d, which this host does not have online", np.IfName, c)
 						}
 					}
+				}
+			}
+			// veth interfaces have no device-tree node and no driver that
+			// sets XPS: here the boards' interfaces are found by name and
+			// their XPS written; the synthesized-root tests find them by
+			// of_node and leave a driver's XPS alone.
+			for _, np := range b.Policy.Net {
+				if np.Dev != nil {
+					np.Dev.ByName, np.Dev.DriverXPS = true, nil
 				}
 			}
 			checkNetns(t, b, netnsRun(t, unshare, b, "net"), false)

@@ -1,6 +1,7 @@
 package tune_test
 
 import (
+	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs/tune"
 	"os"
 	"os/exec"
@@ -71,7 +72,7 @@ func TestRootApplyVerifyRevert(t *testing.T) {
 		}
 	}
 	state := "run/boardc/testboard.state"
-	if !strings.Contains(got[state], "/proc/irq/21/smp_affinity_list\t0-39\n") ||
+	if !strings.Contains(got[state], "irq 21 d0090000.crypto\t0-39\n") ||
 		!strings.Contains(got[state], "/proc/sys/net/ipv4/ip_local_port_range\t32768\t60999\n") {
 		t.Errorf("state file:\n%s", got[state])
 	}
@@ -173,7 +174,7 @@ func TestRootGuard(t *testing.T) {
 	makeTree(t, c.root, map[string]string{"proc/device-tree/compatible": "globalscale,espressobin\x00marvell,armada3720\x00vendor,testsoc\x00"})
 	orig := snapshot(t, c.root)
 	r := c.run(t)
-	if r.code != tune.ExitNotBoard || !strings.Contains(r.stderr, "this is not board testboard") ||
+	if r.code != tune.ExitRefused || !strings.Contains(r.stderr, "this is not board testboard") ||
 		!strings.Contains(r.stderr, "globalscale,espressobin") {
 		t.Errorf("wrong board: %v", r)
 	}
@@ -194,6 +195,8 @@ func TestRootGuard(t *testing.T) {
 	}
 }
 
+// TestRootMissingIRQ: an IRQ that is not there is a warning naming it, the
+// rest is applied (exit 4), and --strict changes nothing (exit 3).
 func TestRootMissingIRQ(t *testing.T) {
 	t.Parallel()
 	c := newRootCase(t)
@@ -205,16 +208,130 @@ func TestRootMissingIRQ(t *testing.T) {
 	}
 	makeTree(t, c.root, map[string]string{"proc/interrupts": interruptsHeader + strings.Join(lines, "")})
 	orig := snapshot(t, c.root)
-	r := c.run(t)
-	if r.code != tune.ExitNoIRQ || !strings.Contains(r.stderr, "no IRQ named 'dpio.3'") ||
-		!strings.Contains(r.stderr, "test/board.cue:12") {
-		t.Errorf("missing IRQ: %v", r)
+
+	r := c.run(t, "--strict")
+	if r.code != tune.ExitRefused || !strings.Contains(r.stderr, "tune.sh: 1 item(s) missing: nothing changed (--strict)") {
+		t.Errorf("--strict with a missing IRQ: %v", r)
 	}
 	if d := treeDiff(orig, snapshot(t, c.root)); len(d) > 0 {
-		t.Errorf("a failed apply changed the root:\n%s", strings.Join(d, "\n"))
+		t.Errorf("a refused apply changed the root:\n%s", strings.Join(d, "\n"))
+	}
+
+	r = c.run(t)
+	want := "tune.sh: warning: no IRQ named 'dpio.3' in " + c.root + "/proc/interrupts, skipped (test/board.cue:12)\n"
+	if r.code != tune.ExitPartial || !strings.Contains(r.stderr, want) || strings.Count(r.stderr, "dpio.3") != 1 ||
+		!strings.Contains(r.stdout, "board testboard: 15 value(s) set, 0 already in place") {
+		t.Errorf("missing IRQ: %v\nwant the warning %q once", r, want)
+	}
+	got := snapshot(t, c.root)
+	for p, w := range applied() {
+		if p == "proc/irq/31/smp_affinity_list" {
+			continue
+		}
+		if got[p] != w {
+			t.Errorf("after a partial apply %s = %q, want %q", p, got[p], w)
+		}
+	}
+	if r := c.run(t, "--verify"); r.code != tune.ExitPartial || !strings.Contains(r.stdout, "no drift") {
+		t.Errorf("verify with a missing IRQ: %v", r)
 	}
 	if r := c.run(t, "--only", "net,sysctl"); r.code != 0 {
 		t.Errorf("--only net,sysctl needs no IRQ: %v", r)
+	}
+}
+
+// TestRootMissingInterface: a missing interface is one warning naming it,
+// a missing queue of a present one names the queue, and the rest is
+// applied.
+func TestRootMissingInterface(t *testing.T) {
+	t.Parallel()
+	c := newRootCase(t)
+	b := testBoard()
+	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "eth9", RPS: [][]int{{1}, {2}}, RPSFlowCount: -1, Pos: at(21)})
+	out := writeOutputs(t, tune.Emit(b))
+	if err := os.Remove(filepath.Join(c.root, "sys/class/net/eth0/queues/tx-1/xps_cpus")); err != nil {
+		t.Fatal(err)
+	}
+	r := runSh(t, c.work, nil, filepath.Join(out, tune.ScriptFile), "--root", c.root)
+	for _, want := range []string{
+		"tune.sh: warning: no interface eth9 (name) in " + c.root + "/sys/class/net, its queues skipped (test/board.cue:21)\n",
+		"tune.sh: warning: missing " + c.root + "/sys/class/net/eth0/queues/tx-1/xps_cpus, skipped (test/board.cue:20)\n",
+		"tune.sh: warning: 2 item(s) missing or refused, named above; the rest is done\n",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	if r.code != tune.ExitPartial || strings.Count(r.stderr, "eth9") != 1 || !strings.Contains(r.stdout, "15 value(s) set") {
+		t.Errorf("missing interface and queue: %v", r)
+	}
+	if got := snapshot(t, c.root)["sys/class/net/eth0/queues/tx-0/xps_cpus"]; got != "1\n" {
+		t.Errorf("the present queues were not tuned: tx-0 xps_cpus %q", got)
+	}
+}
+
+// TestRootRevertSafety: the saved affinity of an IRQ is restored only
+// while its number still has its action name.
+func TestRootRevertSafety(t *testing.T) {
+	t.Parallel()
+	c := newRootCase(t)
+	if r := c.run(t); r.code != 0 {
+		t.Fatalf("apply: %v", r)
+	}
+	state := snapshot(t, c.root)["run/boardc/testboard.state"]
+	if !strings.Contains(state, "irq 21 d0090000.crypto\t0-39\n") || !strings.Contains(state, "irq 33 eth1\t0-39\n") {
+		t.Fatalf("state is not keyed by IRQ number and name:\n%s", state)
+	}
+	// A driver reload gave number 31 (dpio.3) to another device.
+	renamed := strings.Replace(strings.Join(interruptsLines, ""), "dpio.3\n", "mmc0\n", 1)
+	makeTree(t, c.root, map[string]string{
+		"proc/interrupts":               interruptsHeader + renamed,
+		"proc/irq/31/smp_affinity_list": "2\n",
+	})
+	r := c.run(t, "--revert")
+	if r.code != tune.ExitPartial ||
+		!strings.Contains(r.stderr, "tune.sh: warning: not restoring IRQ 31 to 0-39: it is no longer named dpio.3 (a driver reload may have given its number to another device)\n") {
+		t.Errorf("revert of a renumbered IRQ: %v", r)
+	}
+	got := snapshot(t, c.root)
+	if got["proc/irq/31/smp_affinity_list"] != "2\n" {
+		t.Errorf("revert wrote the other device's IRQ 31: %q", got["proc/irq/31/smp_affinity_list"])
+	}
+	if got["proc/irq/21/smp_affinity_list"] != "0-39\n" || got["proc/sys/net/core/netdev_budget"] != "300\n" {
+		t.Error("revert did not restore the rest")
+	}
+	if _, ok := got["run/boardc/testboard.state"]; ok {
+		t.Error("the state file is kept after a revert with nothing left to do")
+	}
+}
+
+// TestRootManagedIRQ: an IRQ whose affinity the kernel refuses to change
+// (EIO on a managed vector; here a file no one may write) is reported and
+// the rest is applied.
+func TestRootManagedIRQ(t *testing.T) {
+	t.Parallel()
+	c := newRootCase(t)
+	ro := filepath.Join(t.TempDir(), "ro")
+	if err := os.WriteFile(ro, []byte("0-39\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(c.root, "proc/irq/30/smp_affinity_list")
+	if err := os.Remove(f); err != nil {
+		t.Fatal(err)
+	}
+	// A regular file mode 0444 is writable by root; /proc/sys's read-only
+	// files are not, whoever writes.
+	target := ro
+	if os.Geteuid() == 0 {
+		target = "/proc/sys/kernel/osrelease"
+	}
+	if err := os.Symlink(target, f); err != nil {
+		t.Fatal(err)
+	}
+	r := c.run(t, "--only", "irq")
+	if r.code != tune.ExitPartial || !strings.Contains(r.stderr, "tune.sh: warning: cannot write 2 to "+f+": the kernel refuses it (a managed IRQ answers EIO)") ||
+		!strings.Contains(r.stdout, "6 value(s) set") {
+		t.Errorf("managed IRQ: %v", r)
 	}
 }
 
@@ -225,9 +342,9 @@ func TestRootMissingFile(t *testing.T) {
 	b := testBoard()
 	b.Policy.Net[0].IfName = "eth1"
 	out := writeOutputs(t, tune.Emit(b))
-	r := runSh(t, c.work, nil, filepath.Join(out, tune.ScriptFile), "--root", c.root)
-	if r.code != tune.ExitMissing || !strings.Contains(r.stderr, "missing "+c.root+"/sys/class/net/eth1/queues/rx-0/rps_cpus") {
-		t.Errorf("missing interface: %v", r)
+	r := runSh(t, c.work, nil, filepath.Join(out, tune.ScriptFile), "--root", c.root, "--strict")
+	if r.code != tune.ExitRefused || !strings.Contains(r.stderr, "missing "+c.root+"/sys/class/net/eth1/queues/rx-0/rps_cpus, skipped") {
+		t.Errorf("missing queues, --strict: %v", r)
 	}
 }
 
@@ -287,12 +404,14 @@ func TestRootPolicyScript(t *testing.T) {
 		"3": false, "4": false, "25": false, "32": false, "99": false, "x": false, "": false,
 	} {
 		r := runSh(t, root, []string{"BOARDC_ROOT=" + root}, policy, "/sys/devices/platform/x", irq)
-		want := ""
+		// irqbalance's convention for a directory of policy scripts:
+		// 0 with the verdict for its own IRQs, 1 ("not mine") otherwise.
+		want, code := "", 1
 		if ban {
-			want = "ban=true\n"
+			want, code = "ban=true\n", 0
 		}
-		if r.code != 0 || r.stdout != want {
-			t.Errorf("IRQ %q: %v, want %q", irq, r, want)
+		if r.code != code || r.stdout != want {
+			t.Errorf("IRQ %q: %v, want %q and exit %d", irq, r, want, code)
 		}
 	}
 }
@@ -339,5 +458,42 @@ func TestRootShells(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Skip("no POSIX shell found")
+	}
+}
+
+// TestRootDriverXPS: the XPS masks of an interface whose driver sets them
+// are checked, never written: apply warns where they differ, --verify
+// reports them as drift.
+func TestRootDriverXPS(t *testing.T) {
+	t.Parallel()
+	c := newRootCase(t)
+	b := testBoard()
+	b.SoC.Masters = []*ir.Master{{Key: "eth", Node: ir.Node{Path: "/soc/eth@0"},
+		NetDevs: []ir.NetDev{{Name: "eth0", RxQueues: 2, TxQueues: 2, ByName: true,
+			DriverXPS: &ir.DriverSet{Source: "virtnet_set_affinity()", Pos: at(8)}}}}}
+	b.ResolvePolicy()
+	s := tune.Script(b)
+	if !strings.Contains(s, "\texpect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '81,00000000' 'test/board.cue:20'\n") ||
+		!strings.Contains(s, "# test/board.cue:8: eth0's driver sets XPS itself: checked, not written: virtnet_set_affinity()\n") {
+		t.Errorf("tune.sh:\n%s", s)
+	}
+	out := writeOutputs(t, tune.Emit(b))
+	script := filepath.Join(out, tune.ScriptFile)
+	makeTree(t, c.root, map[string]string{"sys/class/net/eth0/queues/tx-0/xps_cpus": "00,00000001\n"})
+	r := runSh(t, c.work, nil, script, "--root", c.root, "--only", "net")
+	if r.code != 0 || !strings.Contains(r.stderr, "tune.sh: warning: /sys/class/net/eth0/queues/tx-1/xps_cpus is 00,00000000, set by the driver; the description expects 81,00000000 (test/board.cue:20)\n") ||
+		strings.Contains(r.stderr, "tx-0") || !strings.Contains(r.stdout, "4 value(s) set") {
+		t.Errorf("apply: %v", r)
+	}
+	got := snapshot(t, c.root)
+	if got["sys/class/net/eth0/queues/tx-1/xps_cpus"] != "00,00000000\n" {
+		t.Errorf("apply wrote the driver's XPS: %q", got["sys/class/net/eth0/queues/tx-1/xps_cpus"])
+	}
+	r = runSh(t, c.work, nil, script, "--root", c.root, "--only", "net", "--verify")
+	if r.code != tune.ExitDrift || !strings.Contains(r.stdout, "drift: /sys/class/net/eth0/queues/tx-1/xps_cpus is 00,00000000, want 81,00000000 (test/board.cue:20)") {
+		t.Errorf("verify: %v", r)
+	}
+	if r := runSh(t, c.work, nil, script, "--root", c.root, "--revert"); r.code != 0 || strings.Contains(r.stdout, "xps_cpus") {
+		t.Errorf("revert touched XPS: %v", r)
 	}
 }

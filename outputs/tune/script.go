@@ -58,14 +58,20 @@ func script(b *ir.Board) outputs.File {
 // writeActions writes the body of the script's actions function.
 func writeActions(p *outputs.Printer, b *ir.Board) {
 	for _, pin := range b.Policy.IRQs {
-		o := outputs.From(pin.Ref, pin.Pos)
-		list := ir.CPUList(pin.CPUs)
-		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", ir.CPUText(pin.CPUs)))
-		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(list), " ", outputs.Quoted{pin.Pos})
+		writePin(p, b, pin)
 	}
 	for _, n := range b.Policy.Net {
 		o := outputs.From(n.Ref, n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
+		writeIface(p, o, n)
+		if nd := n.Dev; nd != nil && nd.Channels {
+			p.Comment("\t", o, outputs.T(nd.Pos, ": ", n.IfName, fmt.Sprintf(" channels: %d receive, %d transmit, with ethtool -L", nd.RxQueues, nd.TxQueues)))
+			p.P(o.Named(n.IfName), fmt.Sprintf("\tchannels %d %d ", nd.RxQueues, nd.TxQueues), outputs.Quoted{nd.Pos})
+		}
+		if b.SoC.NumCPUs() == 1 && (len(n.RPS) > 0 || n.RPSFlowCount >= 0) {
+			p.Comment("\t", o, outputs.T(n.Pos, ": no RPS or RFS on ", n.IfName, ": the SoC has one CPU, so they would only send every packet through the backlog (BC0415)"))
+			n.RPS, n.RPSFlowCount = nil, -1
+		}
 		for i, cpus := range n.RPS {
 			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), ir.CPUText(cpus)))
 			act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
@@ -84,9 +90,18 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 				act(p, o, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), n.Pos)
 			}
 		}
+		if nd := n.Dev; nd != nil && nd.DriverXPS != nil && len(n.XPS) > 0 {
+			d := nd.DriverXPS
+			p.Comment("\t", o, outputs.T(d.Pos, ": ", n.IfName, "'s driver sets XPS itself: checked, not written: ", d.Source))
+		}
 		for i, cpus := range n.XPS {
 			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" tx-%d XPS on ", i), ir.CPUText(cpus)))
-			act(p, o, "net", "mask", fmt.Sprintf("%stx-%d/xps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
+			path := fmt.Sprintf("%stx-%d/xps_cpus", dir, i)
+			if n.Dev != nil && n.Dev.DriverXPS != nil {
+				p.P(o.Named(path), "\texpect net mask ", outputs.Str(path), " ", outputs.Str(ir.CPUMask(cpus)), " ", outputs.Quoted{n.Pos})
+				continue
+			}
+			act(p, o, "net", "mask", path, ir.CPUMask(cpus), n.Pos)
 		}
 	}
 	for _, s := range b.Policy.Sysctls {
@@ -99,6 +114,81 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 		p.Comment("\t", o, text)
 		act(p, o.Named(s.Key), "sysctl", "text", SysctlPath(s.Key), v, s.Pos)
 	}
+}
+
+// writeIface writes the iface line that starts an interface's values: how
+// tune.sh finds the netdev on the target.
+func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
+	how, arg, alias := "name", "", ""
+	text := outputs.T(n.Pos, ": interface ", n.IfName)
+	switch nd, m := n.Dev, n.Master; {
+	case nd == nil || m == nil:
+		text = append(text, ", by name: no master declares it")
+	case nd.ByName:
+		text = append(text, ", by name (", nd.Pos, ": byName)")
+	case nd.HasDPNI:
+		how, arg = "dpni", fmt.Sprint(nd.DPNI)
+		text = append(text, ", the netdev of DPAA2 object dpni.", arg, " (", nd.Pos, ")")
+	default:
+		how, arg, alias = "node", m.Node.Path, nd.Alias
+		text = append(text, ", the netdev whose device or nearest parent has the of_node ", arg, " (master ", m.Key, ")")
+		if alias != "" {
+			text = append(text, ", or that of alias ", alias)
+		}
+	}
+	p.Comment("\t", o, text)
+	p.P(o.Named(n.IfName), "\tiface ", outputs.Str(n.IfName), " ", how, " ", outputs.Str(arg), " ", outputs.Str(alias), " ", outputs.Quoted{n.Pos})
+}
+
+// writePin writes the action of one IRQ pin: follow_irq for IRQs their
+// driver places (the pin is what its hint is expected to be), pin_irq with
+// "one" where the interrupt controller delivers each IRQ to one CPU (the
+// IRQs of the name take the pin's CPUs one each, in ir.SpreadOrder), and
+// pin_irq with "set" where it is known to deliver to a set, or unknown.
+func writePin(p *outputs.Printer, b *ir.Board, pin ir.IRQPin) {
+	o := outputs.From(pin.Ref, pin.Pos)
+	order := cpuOrder(pin.CPUs)
+	switch {
+	case pin.Placed():
+		d := pin.Driver
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " are placed by their driver; the description expects ", spreadText(pin)))
+		p.Comment("\t", outputs.From(pin.Ref, d.Pos), outputs.T(d.Pos, ": ", d.Source))
+		how := "hint"
+		if d.Managed {
+			// The kernel refuses user-space affinity for a managed
+			// vector (EIO): checked, never written.
+			how = "managed"
+		}
+		p.P(o.Named(pin.IRQ), "\tfollow_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " ", how, " ", outputs.Quoted{pin.Pos})
+	case b.SoC.OneTarget():
+		d := b.SoC.IRQDelivery
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", spreadText(pin)))
+		p.Comment("\t", outputs.From(ir.RefSoC, d.Pos), outputs.T(d.Pos, ": one CPU per IRQ: ", d.Source))
+		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " one ", outputs.Quoted{pin.Pos})
+	default:
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", ir.CPUText(pin.CPUs)))
+		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(ir.CPUList(pin.CPUs)), " set ", outputs.Quoted{pin.Pos})
+	}
+}
+
+// cpuOrder returns cpus comma-separated, in the description's order.
+func cpuOrder(cpus []int) string {
+	s := ""
+	for i, c := range cpus {
+		if i > 0 {
+			s += ","
+		}
+		s += fmt.Sprint(c)
+	}
+	return s
+}
+
+// spreadText says which CPU each IRQ of a pin's name gets.
+func spreadText(pin ir.IRQPin) string {
+	if len(pin.CPUs) == 1 {
+		return fmt.Sprintf("CPU %d", pin.CPUs[0])
+	}
+	return "CPUs " + cpuOrder(pin.CPUs) + ", one per IRQ in ascending IRQ number"
 }
 
 // act writes one act line of the actions function, which sets path to
@@ -124,8 +214,48 @@ const irqAwk = `$1 ~ /^[0-9]+:$/ {
 	}
 }`
 
+// channelsAwk prints the current channel counts from ethtool -l's output
+// as "key count" pairs with the counts that are set ("combined 4", "rx 2
+// tx 2"), and exits 1 when the output has no current settings.
+const channelsAwk = `/^Current hardware settings:/ {
+	cur = 1
+	next
+}
+cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
+	k = tolower($1)
+	sub(/:$/, "", k)
+	out = out (out == "" ? "" : " ") k " " $2
+}
+END {
+	if (!cur)
+		exit 1
+	print out
+}`
+
+// maskListAwk prints the CPU list of the hex mask m (comma-grouped 32-bit
+// words, most significant first), nothing for a zero or malformed mask.
+const maskListAwk = `BEGIN {
+	m = tolower(m)
+	gsub(/[, \t\n]/, "", m)
+	if (m !~ /^[0-9a-f]+$/)
+		exit 0
+	n = length(m)
+	out = ""
+	for (i = n; i >= 1; i--) {
+		d = index("0123456789abcdef", substr(m, i, 1)) - 1
+		for (b = 0; b < 4; b++) {
+			if (d % 2)
+				out = out (out == "" ? "" : ",") ((n - i) * 4 + b)
+			d = int(d / 2)
+		}
+	}
+	if (out != "")
+		print out
+}`
+
 // normAwk exits 0 when ENVIRON["BOARDC_WANT"] and ENVIRON["BOARDC_HAVE"]
-// are equal once normalized by kind: "list" CPU lists in canonical form
+// are equal once normalized by kind, or for kind "within" when every CPU of
+// the list HAVE is in the list WANT: "list" CPU lists in canonical form
 // ("0,1" and "0-1" are equal), "mask" hex masks without commas or leading
 // zeros, "text" with blanks collapsed.
 const normAwk = `function cpulist(s,    n, i, p, r, c, max, set, out, first) {
@@ -175,6 +305,27 @@ function norm(v) {
 	}
 	return v
 }
+function expand(s, set,    n, i, p, r, c) {
+	gsub(/[ \t\n]/, "", s)
+	n = split(s, p, ",")
+	for (i = 1; i <= n; i++) {
+		if (p[i] ~ /^[0-9]+$/)
+			set[p[i] + 0] = 1
+		else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(p[i], r, "-")
+			for (c = r[1] + 0; c <= r[2] + 0; c++)
+				set[c] = 1
+		}
+	}
+}
 BEGIN {
+	if (kind == "within") {
+		expand(ENVIRON["BOARDC_WANT"], want)
+		expand(ENVIRON["BOARDC_HAVE"], have)
+		for (c in have)
+			if (!(c in want))
+				exit 1
+		exit 0
+	}
 	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
 }`

@@ -43,14 +43,18 @@ func SysctlFile(b *ir.Board) string { return "sysctl.d/90-boardc-" + b.Name + ".
 // UnitFile returns the name of the board's systemd unit.
 func UnitFile(b *ir.Board) string { return "boardc-tune-" + b.Name + ".service" }
 
+// TemplateUnitFile returns the name of the board's per-interface template
+// unit.
+func TemplateUnitFile(b *ir.Board) string { return "boardc-tune-" + b.Name + "@.service" }
+
 // Exit statuses of tune.sh.
 const (
-	ExitOK       = 0 // done; --verify found no drift
-	ExitDrift    = 1 // --verify found drift, or a read or write failed
-	ExitUsage    = 2 // bad arguments
-	ExitNotBoard = 3 // /proc/device-tree/compatible names another board
-	ExitNoIRQ    = 4 // no IRQ of a pinned name in /proc/interrupts
-	ExitMissing  = 5 // a file to tune is missing
+	ExitOK      = 0 // everything applied; --verify found no drift
+	ExitDrift   = 1 // --verify found drift
+	ExitUsage   = 2 // bad arguments
+	ExitRefused = 3 // nothing changed: not this board, or --strict with an item missing
+	ExitPartial = 4 // applied, but an IRQ, interface or queue was missing, or a managed IRQ refused a write
+	ExitFailed  = 5 // a read or write failed; what came before it is applied
 )
 
 // Emit returns the board's tuning files. A board without IRQ pins, network
@@ -60,7 +64,13 @@ func Emit(b *ir.Board) []outputs.File {
 	var fs []outputs.File
 	p := &b.Policy
 	if len(p.IRQs) > 0 || len(p.Net) > 0 || len(p.Sysctls) > 0 {
-		fs = append(fs, script(b), unit(b))
+		fs = append(fs, script(b), unit(b), sysvInit(b), openwrtInit(b))
+	}
+	if len(p.Net) > 0 {
+		fs = append(fs, templateUnit(b), udevRule(b), openwrtHotplug(b))
+	}
+	if len(p.IRQs) > 0 && p.IrqbalanceBan {
+		fs = append(fs, irqbalanceDropIn(b))
 	}
 	if len(p.Sysctls) > 0 {
 		fs = append(fs, sysctlConf(b))
@@ -69,7 +79,7 @@ func Emit(b *ir.Board) []outputs.File {
 		fs = append(fs, policyScript(b))
 	}
 	if len(p.IsolatedCPUs) > 0 {
-		fs = append(fs, irqbalanceEnv(b))
+		fs = append(fs, irqbalanceEnv(b), cmdline(b))
 	}
 	outputs.SortFiles(fs)
 	return fs
@@ -129,38 +139,37 @@ func header(p *outputs.Printer, b *ir.Board, what string) {
 	c.Line(what, " of ", desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ".")
 }
 
-// Unit returns the systemd unit that applies tune.sh once at boot, before
-// the network is configured and after the board's network devices exist,
-// and reverts it when stopped.
+// Unit returns the systemd unit that applies tune.sh's IRQs and sysctls
+// once at boot and reverts the tuning when stopped. It waits on no device
+// unit: an IRQ or interface that is not there yet is a warning, not a
+// failure (status 4 counts as success), and each interface is tuned by
+// the templated unit the udev rule starts when it appears.
 func Unit(b *ir.Board) string { return string(unit(b).Data) }
 
 func unit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Systemd)
 	header(p, b, "Runtime tuning service")
 	dir := InstallDir + "/" + b.Name
-	p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". Stopping the service reverts the tuning.")
+	p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". It places the IRQs and sets the sysctls;")
+	p.Comment("", ""+TemplateUnitFile(b)+" tunes each interface when udev sees it. Stopping")
+	p.Comment("", "this service reverts the tuning.")
 	p.P()
 	p.P("[Unit]")
-	p.P("Description=", outputs.T("boardc runtime tuning of board "+b.Name))
+	p.P("Description=", outputs.T("boardc runtime tuning of board "+b.Name+": IRQs and sysctls"))
 	p.P("DefaultDependencies=no")
 	p.P("Wants=network-pre.target")
+	p.P("After=local-fs.target systemd-sysctl.service systemd-modules-load.service")
 	p.P("Before=network-pre.target shutdown.target")
 	p.P("Conflicts=shutdown.target")
-	p.P("After=local-fs.target systemd-sysctl.service")
-	for _, n := range b.Policy.Net {
-		dev := "sys-subsystem-net-devices-" + outputs.SystemdEscape(n.IfName) + ".device"
-		o := outputs.From(n.Ref, n.Pos)
-		p.Comment("", o, outputs.T(n.Pos, ": interface ", n.IfName))
-		p.P(o.Named(dev), "Wants=", dev)
-		p.P(o.Named(dev), "After=", dev)
-	}
 	script := outputs.Str(dir + "/" + ScriptFile)
 	p.P()
 	p.P("[Service]")
 	p.P("Type=oneshot")
 	p.P("RemainAfterExit=yes")
-	p.P("ExecStart=/bin/sh ", script)
-	p.P("ExecReload=/bin/sh ", script)
+	p.Comment("", "Status 4: applied, with items missing (named in the journal).")
+	p.P("SuccessExitStatus=4")
+	p.P("ExecStart=/bin/sh ", script, " --only irq,sysctl")
+	p.P("ExecReload=/bin/sh ", script, " --only irq,sysctl")
 	p.P("ExecStop=/bin/sh ", script, " --revert")
 	p.P()
 	p.P("[Install]")

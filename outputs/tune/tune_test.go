@@ -63,8 +63,11 @@ func TestFiles(t *testing.T) {
 	for _, f := range tune.Emit(b) {
 		paths = append(paths, f.Path)
 	}
-	want := []string{"boardc-tune-testboard.service", "irqbalance-policy.sh", "irqbalance.env",
-		"sysctl.d/90-boardc-testboard.conf", "tune.sh"}
+	want := []string{"boardc-tune-testboard.service", "boardc-tune-testboard@.service", "cmdline.txt",
+		"init.d/S40boardc-tune-testboard", "irqbalance-policy.sh", "irqbalance.env",
+		"irqbalance.service.d/90-boardc-testboard.conf", "openwrt/hotplug.d/net/90-boardc-testboard",
+		"openwrt/init.d/boardc-tune-testboard", "sysctl.d/90-boardc-testboard.conf", "tune.sh",
+		"udev/90-boardc-testboard.rules"}
 	if strings.Join(paths, " ") != strings.Join(want, " ") {
 		t.Errorf("files %q, want %q", paths, want)
 	}
@@ -75,16 +78,45 @@ func TestFiles(t *testing.T) {
 	for _, f := range tune.Emit(b) {
 		paths = append(paths, f.Path)
 	}
-	if strings.Join(paths, " ") != "boardc-tune-testboard.service tune.sh" {
+	if strings.Join(paths, " ") != "boardc-tune-testboard.service boardc-tune-testboard@.service init.d/S40boardc-tune-testboard "+
+		"openwrt/hotplug.d/net/90-boardc-testboard openwrt/init.d/boardc-tune-testboard tune.sh udev/90-boardc-testboard.rules" {
 		t.Errorf("net only: files %q", paths)
 	}
+	// IRQs without irqbalanceBan: no policy script, no drop-in, and no
+	// per-interface files.
 	b.Policy = ir.Policy{IRQs: testBoard().Policy.IRQs}
-	if fs := tune.Emit(b); len(fs) != 2 {
-		t.Errorf("IRQs without irqbalanceBan: %d files, want 2", len(fs))
+	if fs := tune.Emit(b); len(fs) != 4 {
+		t.Errorf("IRQs without irqbalanceBan: %d files, want 4", len(fs))
 	}
 	b.Policy = ir.Policy{}
 	if fs := tune.Emit(b); len(fs) != 0 {
 		t.Errorf("no policy: %d files, want none", len(fs))
+	}
+}
+
+// TestCmdline checks the kernel command-line fragment: one line that is
+// not a comment, the housekeeping CPUs for irqaffinity= and the isolated
+// ones for the rest.
+func TestCmdline(t *testing.T) {
+	fragment := func(b *ir.Board) []string {
+		var frag []string
+		for _, l := range strings.Split(tune.Cmdline(b), "\n") {
+			if l != "" && !strings.HasPrefix(l, "#") {
+				frag = append(frag, l)
+			}
+		}
+		return frag
+	}
+	want := "irqaffinity=0-37 isolcpus=managed_irq,domain,38-39 nohz_full=38-39 rcu_nocbs=38-39"
+	if frag := fragment(testBoard()); len(frag) != 1 || frag[0] != want {
+		t.Errorf("fragment %q, want [%q]", frag, want)
+	}
+	// Every CPU isolated: no housekeeping CPU to give irqaffinity=.
+	b := testBoard()
+	b.Policy.IsolatedCPUs = cpus(40)
+	want = "isolcpus=managed_irq,domain,0-39 nohz_full=0-39 rcu_nocbs=0-39"
+	if frag := fragment(b); len(frag) != 1 || frag[0] != want {
+		t.Errorf("all isolated: fragment %q, want [%q]", frag, want)
 	}
 }
 
@@ -102,8 +134,8 @@ func TestHeaders(t *testing.T) {
 func TestScriptContent(t *testing.T) {
 	s := tune.Script(testBoard())
 	for _, want := range []string{
-		"# test/board.cue:10: IRQs named d0090000.crypto on CPUs 0-1\n\tpin_irq 'd0090000.crypto' '0-1' 'test/board.cue:10'\n",
-		"pin_irq 'eth1' '3-5,7' 'test/board.cue:13'",
+		"# test/board.cue:10: IRQs named d0090000.crypto on CPUs 0-1\n\tpin_irq 'd0090000.crypto' '0-1' set 'test/board.cue:10'\n",
+		"pin_irq 'eth1' '3-5,7' set 'test/board.cue:13'",
 		"act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '2,00000000' 'test/board.cue:20'",
 		"act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '81,00000000' 'test/board.cue:20'",
 		"rps_flow_cnt 1000, rounded up to a power of two",
@@ -137,21 +169,48 @@ func TestSysctlConf(t *testing.T) {
 	}
 }
 
+// TestUnit checks the systemd side: the boot unit places IRQs and sets
+// sysctls and waits on no device unit; the udev rule starts the template
+// unit per interface under its final name; the irqbalance drop-in passes
+// the policy-script directory and comes after the boot unit.
 func TestUnit(t *testing.T) {
 	b := testBoard()
 	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan", RPSFlowCount: -1, Pos: at(25)})
-	s := tune.Unit(b)
-	for _, want := range []string{
-		"Type=oneshot\n", "RemainAfterExit=yes\n",
-		"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh\n",
-		"ExecStop=/bin/sh /usr/libexec/boardc/testboard/tune.sh --revert\n",
-		"Wants=network-pre.target\n", "Before=network-pre.target",
-		"# test/board.cue:20: interface eth0\nWants=sys-subsystem-net-devices-eth0.device\nAfter=sys-subsystem-net-devices-eth0.device\n",
-		`After=sys-subsystem-net-devices-br\x2dlan.device`,
+	files := map[string]string{}
+	for _, f := range tune.Emit(b) {
+		files[f.Path] = string(f.Data)
+	}
+	for path, wants := range map[string][]string{
+		"boardc-tune-testboard.service": {
+			"Type=oneshot\n", "RemainAfterExit=yes\n", "SuccessExitStatus=4\n",
+			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --only irq,sysctl\n",
+			"ExecStop=/bin/sh /usr/libexec/boardc/testboard/tune.sh --revert\n",
+			"Before=network-pre.target shutdown.target\n",
+		},
+		"boardc-tune-testboard@.service": {
+			"Description=boardc runtime tuning of board testboard: interface %I\n",
+			"BindsTo=sys-subsystem-net-devices-%i.device\n",
+			"After=sys-subsystem-net-devices-%i.device boardc-tune-testboard.service\n",
+			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --interface %I\n",
+			"SuccessExitStatus=4\n",
+		},
+		"udev/90-boardc-testboard.rules": {
+			`ACTION=="add", SUBSYSTEM=="net", KERNEL!="lo", TAG+="systemd", ENV{SYSTEMD_WANTS}+="boardc-tune-testboard@$name.service"` + "\n",
+		},
+		"irqbalance.service.d/90-boardc-testboard.conf": {
+			"[Unit]\nAfter=boardc-tune-testboard.service\n",
+			"EnvironmentFile=-/usr/libexec/boardc/testboard/irqbalance.env\n",
+			"ExecStart=\nExecStart=/usr/sbin/irqbalance --foreground $IRQBALANCE_ARGS --policyscript=/usr/libexec/boardc/irqbalance.d\n",
+		},
 	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("unit lacks %q:\n%s", want, s)
+		for _, want := range wants {
+			if !strings.Contains(files[path], want) {
+				t.Errorf("%s lacks %q:\n%s", path, want, files[path])
+			}
 		}
+	}
+	if u := files["boardc-tune-testboard.service"]; strings.Contains(u, ".device") {
+		t.Errorf("the boot unit waits on a device:\n%s", u)
 	}
 }
 
@@ -264,7 +323,7 @@ func TestHostileNames(t *testing.T) {
 	// A compatible is a literal, not a pattern: "vendor,*" matches no
 	// other board.
 	makeTree(t, root, map[string]string{"proc/device-tree/compatible": "vendor,other\x00"})
-	if r := runSh(t, work, nil, script, "--root", root); r.code != tune.ExitNotBoard {
+	if r := runSh(t, work, nil, script, "--root", root); r.code != tune.ExitRefused {
 		t.Errorf("vendor,* matched vendor,other: %v", r)
 	}
 
@@ -281,20 +340,49 @@ func TestHostileNames(t *testing.T) {
 }
 
 // TestUnitVerify has systemd check the units of the test board and of a
-// board with interface names that need escaping.
+// board with interface names that need escaping: the boot unit, an
+// instance of the template unit (systemd verifies no bare template), and
+// the irqbalance drop-in over a minimal irqbalance unit in a root of its
+// own (--root), with a stand-in irqbalance binary.
 func TestUnitVerify(t *testing.T) {
 	sa := testtool.Look(t, "systemd-analyze", "systemd")
 	b := testBoard()
 	b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: "br-lan.7", RPSFlowCount: -1, Pos: at(25)})
 	for _, b := range []*ir.Board{testBoard(), b} {
 		dir := t.TempDir()
-		p := filepath.Join(dir, tune.UnitFile(b))
-		if err := os.WriteFile(p, []byte(tune.Unit(b)), 0o644); err != nil {
+		var units []string
+		for _, f := range tune.Emit(b) {
+			switch {
+			case f.Path == tune.UnitFile(b):
+				units = append(units, filepath.Join(dir, f.Path))
+				makeTree(t, dir, map[string]string{f.Path: string(f.Data)})
+			case f.Path == tune.TemplateUnitFile(b):
+				inst := strings.Replace(f.Path, "@", `@br\x2dlan.7`, 1)
+				units = append(units, filepath.Join(dir, inst))
+				makeTree(t, dir, map[string]string{f.Path: string(f.Data), inst: string(f.Data)})
+			}
+		}
+		out, err := exec.Command(sa, append([]string{"verify", "--man=no"}, units...)...).CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Errorf("systemd-analyze verify %q: %v\n%s", units, err, out)
+		}
+
+		root := t.TempDir()
+		for _, f := range tune.Emit(b) {
+			if strings.HasPrefix(f.Path, "irqbalance.service.d/") {
+				makeTree(t, root, map[string]string{"etc/systemd/system/" + f.Path: string(f.Data)})
+			}
+		}
+		makeTree(t, root, map[string]string{
+			"etc/systemd/system/irqbalance.service": "[Unit]\nDescription=irqbalance daemon\nDefaultDependencies=no\n[Service]\nExecStart=/usr/sbin/irqbalance --foreground\n",
+			"usr/sbin/irqbalance":                   "#!/bin/sh\n",
+		})
+		if err := os.Chmod(filepath.Join(root, "usr/sbin/irqbalance"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		out, err := exec.Command(sa, "verify", p).CombinedOutput()
+		out, err = exec.Command(sa, "verify", "--man=no", "--root="+root, "/etc/systemd/system/irqbalance.service").CombinedOutput()
 		if err != nil || len(out) > 0 {
-			t.Errorf("systemd-analyze verify %s: %v\n%s", tune.UnitFile(b), err, out)
+			t.Errorf("systemd-analyze verify of irqbalance.service with the drop-in: %v\n%s", err, out)
 		}
 	}
 }

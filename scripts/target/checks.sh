@@ -70,6 +70,10 @@ norm() {
 	esac
 }
 
+# cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
+# starting over past its end (the plan's order for IRQs sharing a name).
+cpu_at() { printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'; }
+
 # irqs NAME prints the number of every IRQ whose action name is NAME.
 irqs() {
 	awk -v name="$1" '$1 ~ /^[0-9]+:$/ {
@@ -227,15 +231,88 @@ check_verifier() {
 
 # --- runtime: tune.sh and the irqbalance policy ------------------------------
 
+# --- interfaces: found by hardware, whatever their names --------------------
+
+# of_node_of DIR prints the device-tree path of the of_node of the netdev
+# DIR, or of the nearest device above it that has one (readlink -f, not
+# tune.sh's own walk).
+of_node_of() {
+	p=$(readlink -f "$1")
+	while [ -n "$p" ] && [ "$p" != /sys/devices ]; do
+		if [ -e "$p/of_node" ]; then
+			readlink -f "$p/of_node" | sed 's|^/sys/firmware/devicetree/base||; s|^$|/|'
+			return 0
+		fi
+		p=${p%/*}
+	done
+	return 1
+}
+
+# realif IF prints the netdev name of the interface the plan calls IF.
+realif() { awk -v i="$1" '$1 == i { print $2; f = 1 } END { if (!f) print i }' /tmp/ifmap 2>/dev/null || echo "$1"; }
+
+# check_netdevs finds each interface the plan ties to a device-tree node,
+# then gives the interfaces each other's names (eth0 becomes eth1 and
+# eth1 eth0, as udev or systemd's predictable names may): tune.sh must
+# find them by hardware, where by name it would tune the wrong ones.
+check_netdevs() {
+	: >/tmp/ifmap
+	# shellcheck disable=SC2034 # the plan's record fields
+	while read -r kind name how arg; do
+		if [ "$kind" != netdev ] || [ "$how" != node ]; then
+			continue
+		fi
+		found=
+		for d in /sys/class/net/*; do
+			on=$(of_node_of "$d") || continue
+			case $on in
+			"$arg" | "$arg"/*) found="$found${found:+ }${d##*/}" ;;
+			esac
+		done
+		case $found in
+		'' | *" "*)
+			result "netdev $name" 1 "of_node $arg: ${found:-no netdev}"
+			;;
+		*)
+			echo "$name $found" >>/tmp/ifmap
+			result "netdev $name" 0 "of_node $arg is $found"
+			;;
+		esac
+	done <"$plan"
+	[ "$(wc -l </tmp/ifmap)" -ge 2 ] || return 0
+	# Rotate the names: each netdev takes the next one's.
+	names=$(awk '{ print $2 }' /tmp/ifmap)
+	i=0
+	for n in $names; do
+		ip link set dev "$n" down
+		ip link set dev "$n" name "bcrot$i"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086 # one netdev name a word
+	set -- $names
+	first=$1
+	shift
+	i=0
+	rot=
+	for n in "$@" "$first"; do
+		ip link set dev "bcrot$i" name "$n"
+		rot="$rot${rot:+ }$n"
+		i=$((i + 1))
+	done
+	awk -v rot="$rot" 'BEGIN { split(rot, r, " ") } { print $1, r[NR] }' /tmp/ifmap >/tmp/ifmap.new
+	mv /tmp/ifmap.new /tmp/ifmap
+	result "netdev rename" 0 "interfaces renamed: $(tr '\n' ';' </tmp/ifmap)(plan name, netdev)"
+}
+
 # tuned_files prints every file tune.sh writes for the plan.
 tuned_files() {
 	# shellcheck disable=SC2034 # the plan's record fields
 	while read -r kind a b c; do
 		case $kind in
 		irq) for n in $(irqs "$a"); do echo "/proc/irq/$n/smp_affinity_list"; done ;;
-		rps) echo "/sys/class/net/$a/queues/rx-$b/rps_cpus" ;;
-		rpsflow) echo "/sys/class/net/$a/queues/rx-$b/rps_flow_cnt" ;;
-		xps) echo "/sys/class/net/$a/queues/tx-$b/xps_cpus" ;;
+		rps) echo "/sys/class/net/$(realif "$a")/queues/rx-$b/rps_cpus" ;;
+		rpsflow) echo "/sys/class/net/$(realif "$a")/queues/rx-$b/rps_flow_cnt" ;;
+		xps) echo "/sys/class/net/$(realif "$a")/queues/tx-$b/xps_cpus" ;;
 		sysctl) echo "/proc/sys/$a" ;;
 		esac
 	done <"$plan"
@@ -279,26 +356,30 @@ check_readback() {
 				result "irq $a" 1 "no IRQ named $a in /proc/interrupts"
 				continue
 			fi
+			k=0
 			for n in $ns; do
+				want=$c
+				[ "$b" = set ] || want=$(cpu_at "$c" "$k")
+				k=$((k + 1))
 				eff=$(cat "/proc/irq/$n/effective_affinity_list")
-				extra=$(norm list "$eff" | grep -vxF "$(norm list "$b")")
+				extra=$(norm list "$eff" | grep -vxF "$(norm list "$want")")
 				if [ -n "$eff" ] && [ -z "$extra" ]; then
-					result "irq $a" 0 "IRQ $n effective affinity $eff, pinned $b"
+					result "irq $a" 0 "IRQ $n effective affinity $eff, want $want ($b)"
 				else
-					result "irq $a" 1 "IRQ $n effective affinity ${eff:-empty}, pinned $b"
+					result "irq $a" 1 "IRQ $n effective affinity ${eff:-empty}, want $want ($b)"
 				fi
 			done
 			;;
 		rps | xps)
 			q=rx
 			[ "$kind" = xps ] && q=tx
-			f=/sys/class/net/$a/queues/$q-$b/${kind}_cpus
+			f=/sys/class/net/$(realif "$a")/queues/$q-$b/${kind}_cpus
 			have=$(cat "$f")
 			[ "$(norm mask "$have")" = "$(norm mask "$c")" ]
 			result "$kind $a $q-$b" $? "$f is $have, want $c"
 			;;
 		rpsflow)
-			f=/sys/class/net/$a/queues/rx-$b/rps_flow_cnt
+			f=/sys/class/net/$(realif "$a")/queues/rx-$b/rps_flow_cnt
 			have=$(cat "$f")
 			[ "$have" = "$c" ]
 			result "rpsflow $a rx-$b" $? "$f is $have, want $c"
@@ -316,7 +397,8 @@ check_readback() {
 # check_tamper is the negative control of --verify: a value changed
 # behind tune.sh's back must be reported as drift.
 check_tamper() {
-	f=$(awk '$1 == "rps" { print "/sys/class/net/" $2 "/queues/rx-" $3 "/rps_cpus"; exit }' "$plan")
+	f=$(awk '$1 == "rps" { print $2, $3; exit }' "$plan")
+	[ -z "$f" ] || f=/sys/class/net/$(realif "${f% *}")/queues/rx-${f#* }/rps_cpus
 	if [ -z "$f" ]; then
 		f=/proc/sys/$(awk '$1 == "sysctl" { print $2; exit }' "$plan")
 	fi
@@ -367,6 +449,35 @@ cycle() {
 	result "cycle $1: tune.sh --revert" $? "exit $st, files differing from before the first apply:${changed:- none}"
 }
 
+# check_hints checks the description's expectation of each driver-placed
+# IRQ's affinity hint, then displaces the IRQ, as irqbalance or an earlier
+# script would: the kernel must accept the write (the vector is not
+# managed) and deliver the IRQ elsewhere, so that tune.sh's apply is seen
+# to put it back where the hint says. The snapshot taken after this is
+# what --revert must restore.
+check_hints() {
+	ncpu=$(grep -c ^processor /proc/cpuinfo)
+	# shellcheck disable=SC2034 # the plan's record fields
+	while read -r kind name how list; do
+		if [ "$kind" != irq ] || [ "$how" != driver ]; then
+			continue
+		fi
+		k=0
+		for n in $(irqs "$name"); do
+			want=$(cpu_at "$list" "$k")
+			k=$((k + 1))
+			hint=$(cat "/proc/irq/$n/affinity_hint")
+			[ "$(norm mask "$hint")" = "$(norm mask "$(printf '%x' $((1 << want)))")" ]
+			result "hint $name" $? "IRQ $n affinity_hint $hint, the description expects CPU $want"
+			away=$(((want + 1) % ncpu))
+			echo "$away" >"/proc/irq/$n/smp_affinity_list"
+			eff=$(cat "/proc/irq/$n/effective_affinity_list")
+			[ "$eff" = "$away" ]
+			result "displace $name" $? "IRQ $n moved off its hint to CPU $away: effective affinity ${eff:-empty}"
+		done
+	done <"$plan"
+}
+
 # check_irqbalance runs the policy script as irqbalance does (script,
 # sysfs path, IRQ number) for a pinned IRQ and an IRQ the plan leaves alone.
 check_irqbalance() {
@@ -374,8 +485,9 @@ check_irqbalance() {
 	[ -n "$name" ] || return 0
 	n=$(irqs "$name" | head -n 1)
 	v=$(sh "$out/irqbalance-policy.sh" /sys/devices "$n" 2>&1)
-	[ "$v" = ban=true ]
-	result "irqbalance bans $name" $? "IRQ $n: ${v:-nothing printed}"
+	st=$?
+	[ "$v" = ban=true ] && [ "$st" = 0 ]
+	result "irqbalance bans $name" $? "IRQ $n: ${v:-nothing printed}, exit $st"
 	pinned=$(awk '$1 == "irq" { print $2 }' "$plan")
 	free=$(awk '$1 ~ /^[0-9]+:$/ { sub(/:$/, "", $1); print $1 " " $NF }' /proc/interrupts |
 		while read -r n a; do
@@ -384,8 +496,10 @@ check_irqbalance() {
 	# shellcheck disable=SC2086 # "IRQ NAME", split on purpose
 	set -- $free
 	v=$(sh "$out/irqbalance-policy.sh" /sys/devices "$1" 2>&1)
-	[ -z "$v" ]
-	result "irqbalance leaves $2" $? "IRQ $1: ${v:-nothing printed}"
+	st=$?
+	# Exit 1: not this script's IRQ, irqbalance asks the next script.
+	[ -z "$v" ] && [ "$st" = 1 ]
+	result "irqbalance leaves $2" $? "IRQ $1: ${v:-nothing printed}, exit $st"
 }
 
 say "mode $mode on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
@@ -394,7 +508,9 @@ check_clusters
 check_dma
 check_verifier
 if [ "$mode" = full ]; then
+	check_netdevs
 	files=$(tuned_files)
+	check_hints
 	snapshot /tmp/orig
 	cycle 1
 	cycle 2

@@ -14,14 +14,14 @@
 
 #include "boardc_espressobin.h"
 
-/* marvell,armada-3700-neta: eth0; soc/armada37xx/armada37xx.cue:77 */
+/* marvell,armada-3700-neta: eth0; soc/armada37xx/armada37xx.cue:98 */
 const struct boardc_dma_caps boardc_espressobin_dma_caps_marvell_armada_3700_neta = {
 	.streaming_bits = 32,
 	.coherent_bits = 32,
 };
 EXPORT_SYMBOL_GPL(boardc_espressobin_dma_caps_marvell_armada_3700_neta);
 
-/* marvell,armada-3700-xor: xor; soc/armada37xx/armada37xx.cue:120 */
+/* marvell,armada-3700-xor: xor; soc/armada37xx/armada37xx.cue:141 */
 const struct boardc_dma_caps boardc_espressobin_dma_caps_marvell_armada_3700_xor = {
 	.streaming_bits = 32,
 	.coherent_bits = 32,

@@ -22,38 +22,51 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# espressobin/board.cue:34: IRQs named d0090000.crypto on CPUs 0-1
-	pin_irq 'd0090000.crypto' '0-1' 'espressobin/board.cue:34'
-	# espressobin/board.cue:37: eth0 rx-0 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'espressobin/board.cue:37'
-	# espressobin/board.cue:37: eth0 rx-0 rps_flow_cnt 4096
-	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '4096' 'espressobin/board.cue:37'
-	# espressobin/board.cue:41: sysctl net.core.rps_sock_flow_entries = 4096
-	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '4096' 'espressobin/board.cue:41'
+	# espressobin/board.cue:38: IRQs named d0090000.crypto are placed by their driver; the description expects CPUs 0,1, one per IRQ in ascending IRQ number
+	# soc/armada37xx/armada37xx.cue:83: drivers/crypto/inside-secure/safexcel.c safexcel_request_ring_irq(): irq_set_affinity_hint(irq, get_cpu_mask(cpumask_local_spread(ring, NUMA_NO_NODE)))
+	follow_irq 'd0090000.crypto' '0,1' hint 'espressobin/board.cue:38'
+	# espressobin/board.cue:41: interface eth0, the netdev whose device or nearest parent has the of_node /soc/bus@d0000000/ethernet@30000 (master eth0), or that of alias ethernet0
+	iface 'eth0' node '/soc/bus@d0000000/ethernet@30000' 'ethernet0' 'espressobin/board.cue:41'
+	# espressobin/board.cue:41: eth0 rx-0 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'espressobin/board.cue:41'
+	# espressobin/board.cue:41: eth0 rx-0 rps_flow_cnt 4096
+	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '4096' 'espressobin/board.cue:41'
+	# espressobin/board.cue:45: sysctl net.core.rps_sock_flow_entries = 4096
+	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '4096' 'espressobin/board.cue:45'
 	:
 }
 
 usage() {
 	cat <<EOF
-Usage: tune.sh [--dry-run | --verify | --revert] [--force] [--only LIST] [--root DIR]
+Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--interface IFACE]
+               [--force] [--only LIST] [--root DIR]
 
 Applies the runtime tuning of board $board: IRQ affinity by action name,
 RPS/XPS masks and sysctls. The first apply saves the values it replaces in
 ROOT/run/boardc/$board.state; --revert restores them. Applying again
-changes only what drifted and keeps the values first saved.
+changes only what drifted and keeps the values first saved. An IRQ,
+interface or queue that is not there is a warning naming it, and the rest
+is applied; --strict changes nothing unless everything is there.
 
   --dry-run    print every action, change nothing
   --verify     read every value back; list each drift and exit 1
   --revert     restore the values saved by the first apply
+  --strict     all or nothing: refuse (status 3) when an item is missing
+  --interface IFACE
+               only the queues of this interface, by its name here or the
+               description's (for udev: the other parts are the boot's)
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
                (default: the BOARDC_ROOT environment variable, else none)
   --help       print this help
 
-Exit status: 0 done, 1 drift (--verify) or a failed read or write,
-2 usage, 3 not this board, 4 no IRQ of a pinned name, 5 a file to tune
-is missing.
+Exit status: 0 everything applied (--verify: no drift), 1 drift
+(--verify), 2 usage, 3 refused, nothing changed (not this board, or
+--strict and an item missing), 4 applied with items missing (each named
+in a warning; --revert: values whose IRQ or file is gone or now another
+device's), 5 failed (a read or write failed; what came before it is
+applied).
 EOF
 }
 
@@ -78,6 +91,9 @@ nl='
 ROOT=${BOARDC_ROOT-}
 mode=apply
 force=0
+strict=0
+only_if=
+found_if=0
 only=irq,net,sysctl
 
 set_mode() {
@@ -93,6 +109,13 @@ while [ $# -gt 0 ]; do
 	--verify) set_mode verify ;;
 	--revert) set_mode revert ;;
 	--force) force=1 ;;
+	--strict) strict=1 ;;
+	--interface)
+		[ $# -ge 2 ] || usage_error "--interface needs a name"
+		only_if=$2
+		shift
+		;;
+	--interface=*) only_if=${1#--interface=} ;;
 	--only)
 		[ $# -ge 2 ] || usage_error "--only needs a list"
 		only=$2
@@ -114,6 +137,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 ROOT=${ROOT%/}
+case $only_if in
+*/* | .* | *"$nl"* | *" "*) usage_error "--interface: not an interface name: $only_if" ;;
+?*) only=net ;;
+esac
 
 rest=$only,
 while [ -n "$rest" ]; do
@@ -185,7 +212,28 @@ function norm(v) {
 	}
 	return v
 }
+function expand(s, set,    n, i, p, r, c) {
+	gsub(/[ \t\n]/, "", s)
+	n = split(s, p, ",")
+	for (i = 1; i <= n; i++) {
+		if (p[i] ~ /^[0-9]+$/)
+			set[p[i] + 0] = 1
+		else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(p[i], r, "-")
+			for (c = r[1] + 0; c <= r[2] + 0; c++)
+				set[c] = 1
+		}
+	}
+}
 BEGIN {
+	if (kind == "within") {
+		expand(ENVIRON["BOARDC_WANT"], want)
+		expand(ENVIRON["BOARDC_HAVE"], have)
+		for (c in have)
+			if (!(c in want))
+				exit 1
+		exit 0
+	}
 	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
 }'
 }
@@ -259,79 +307,425 @@ save() {
 	*"$nl$1$tab"*) return 0 ;;
 	esac
 	case $2 in
-	*"$nl"*) die 1 "cannot save the multi-line value of $1" ;;
+	*"$nl"*) die 5 "cannot save the multi-line value of $1" ;;
 	esac
-	printf '%s\t%s\n' "$1" "$2" >>"$state" || die 1 "cannot write $state"
+	printf '%s\t%s\n' "$1" "$2" >>"$state" || die 5 "cannot write $state"
 	saved=$saved$nl$1$tab$2
 }
 
-# pin_irq NAME CPULIST WHERE sets the affinity of every IRQ whose action
-# name in /proc/interrupts is NAME: several IRQs may share a name, and IRQ
-# numbers are not stable across boots or driver loads.
-pin_irq() {
-	wants irq || return 0
+# find_irqs NAME WHERE sets irqs to the number of every IRQ whose action
+# name in /proc/interrupts is NAME, in ascending order: several IRQs may
+# share a name, and IRQ numbers are not stable across boots or driver
+# loads.
+find_irqs() {
 	f=$ROOT/proc/interrupts
 	[ -r "$f" ] || die 5 "cannot read $f"
-	irqs=$(irq_numbers "$1" "$f") || die 1 "cannot read $f"
-	[ -n "$irqs" ] || die 4 "no IRQ named '$1' in $f ($3)"
+	irqs=$(irq_numbers "$1" "$f") || die 5 "cannot read $f"
+	if [ -z "$irqs" ]; then
+		missing_item "no IRQ named '$1' in $f, skipped ($2)"
+		return 1
+	fi
+}
+
+# missing_item MESSAGE: an IRQ, interface or queue is not there. The check
+# phase warns and counts it; the run phase skips it quietly.
+missing_item() {
+	[ "$phase" = check ] || return 0
+	warn "$1"
+	missing=$((missing + 1))
+}
+
+# cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
+# starting over at its first CPU past its end.
+cpu_at() {
+	printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'
+}
+
+# pin_irq NAME CPUS MODE WHERE places the IRQs named NAME. MODE one: the
+# interrupt controller delivers each IRQ to one CPU, so the IRQs of the
+# name, in ascending IRQ number, take the CPUs of the comma-separated CPUS
+# in their order, one each, starting over when there are more IRQs than
+# CPUs. MODE set: every IRQ of the name gets the CPU list CPUS.
+pin_irq() {
+	wants irq || return 0
+	find_irqs "$1" "$4" || return 0
+	k=0
 	for n in $irqs; do
-		act irq list "/proc/irq/$n/smp_affinity_list" "$2" "IRQ $n $1, $3"
+		want=$2
+		[ "$3" = one ] && want=$(cpu_at "$2" "$k")
+		statekey="irq $n $1"
+		act irq list "/proc/irq/$n/smp_affinity_list" "$want" "IRQ $n $1, $4"
+		effective "$n" "$want" "IRQ $n $1, $4"
+		k=$((k + 1))
 	done
+}
+
+# follow_irq NAME CPUS HOW WHERE keeps the IRQs named NAME, which their
+# driver places with an affinity hint, where the hint says: a user-space
+# write (irqbalance, an earlier script) is undone. CPUS is what the
+# description expects the hints to be, taken as pin_irq's MODE one does; a
+# hint that differs is reported, naming both CPUs, and followed. HOW
+# managed: the kernel manages the vectors (a write answers EIO), so their
+# affinity is only checked.
+follow_irq() {
+	wants irq || return 0
+	find_irqs "$1" "$4" || return 0
+	k=0
+	for n in $irqs; do
+		expect=$(cpu_at "$2" "$k")
+		k=$((k + 1))
+		if [ "$phase" = check ]; then
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $4"
+			continue
+		fi
+		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
+		hint=$(mask_list "$hint")
+		if [ -z "$hint" ]; then
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($4)"
+			continue
+		fi
+		if ! same list "$expect" "$hint"; then
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($4)"
+		fi
+		statekey="irq $n $1"
+		[ "$3" = managed ] && readonly_act=1
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $4"
+		readonly_act=0
+		effective "$n" "$hint" "IRQ $n $1, $4"
+	done
+}
+
+# mask_list MASK prints the CPU list of a hex CPU mask as the kernel prints
+# it ("00000000,00000008" is "3"), nothing for an empty or zero mask.
+mask_list() {
+	awk -v m="$1" 'BEGIN {
+	m = tolower(m)
+	gsub(/[, \t\n]/, "", m)
+	if (m !~ /^[0-9a-f]+$/)
+		exit 0
+	n = length(m)
+	out = ""
+	for (i = n; i >= 1; i--) {
+		d = index("0123456789abcdef", substr(m, i, 1)) - 1
+		for (b = 0; b < 4; b++) {
+			if (d % 2)
+				out = out (out == "" ? "" : ",") ((n - i) * 4 + b)
+			d = int(d / 2)
+		}
+	}
+	if (out != "")
+		print out
+}'
+}
+
+# effective N CPULIST: on --verify, an IRQ whose effective affinity (where
+# the interrupt controller really delivers it, where the kernel has
+# /proc/irq/N/effective_affinity_list) is not within CPULIST drifted.
+effective() {
+	[ "$phase" = run ] && [ "$mode" = verify ] || return 0
+	f=$ROOT/proc/irq/$1/effective_affinity_list
+	[ -r "$f" ] || return 0
+	eff=$(cat -- "$f") || return 0
+	[ -n "$eff" ] || return 0
+	if ! same within "$2" "$eff"; then
+		say "drift: /proc/irq/$1/effective_affinity_list is $eff, want within $2 ($3)"
+		drift=$((drift + 1))
+	fi
 }
 
 # act PART KIND PATH VALUE WHERE: PATH, below the root, should hold VALUE.
 # PART (irq, net, sysctl) is what --only selects; KIND says how to compare
 # what the kernel reads back (see same); WHERE names the description.
 act() {
+	key=${statekey:-$3}
+	statekey=
 	wants "$1" || return 0
 	case $3 in
 	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
 	esac
-	f=$ROOT$3
-	if [ "$phase" = check ]; then
-		[ -e "$f" ] || die 5 "missing $f ($5)"
+	path=$3
+	case $3 in
+	/sys/class/net/"$net_desc"/*)
+		[ -z "$net_skip" ] || return 0
+		path=/sys/class/net/$net_dev/${3#/sys/class/net/"$net_desc"/}
+		key=$path
+		;;
+	esac
+	f=$ROOT$path
+	if [ ! -e "$f" ]; then
+		# A queue the channel change has yet to create.
+		if [ -n "$chan_pending" ] && [ "$chan_pending" = "$net_desc" ]; then
+			case $path in
+			/sys/class/net/"$net_dev"/*) return 0 ;;
+			esac
+		fi
+		missing_item "missing $f, skipped ($5)"
 		return 0
 	fi
-	have=$(cat -- "$f") || die 1 "cannot read $f ($5)"
+	[ "$phase" = check ] && return 0
+	have=$(cat -- "$f") || die 5 "cannot read $f ($5)"
 	case $mode in
 	dry-run)
 		if same "$2" "$4" "$have"; then
-			say "keep $3 = $have ($5)"
+			say "keep $path = $have ($5)"
+		elif [ "$readonly_act" = 1 ]; then
+			say "differs: $path is $have, set by the driver; the description expects $4 ($5)"
 		else
-			say "would write $4 to $3, now $have ($5)"
+			say "would write $4 to $path, now $have ($5)"
 		fi
 		;;
 	verify)
 		if ! same "$2" "$4" "$have"; then
-			say "drift: $3 is $have, want $4 ($5)"
+			say "drift: $path is $have, want $4 ($5)"
 			drift=$((drift + 1))
 		fi
 		;;
 	apply)
-		save "$3" "$have"
+		if [ "$readonly_act" = 1 ]; then
+			same "$2" "$4" "$have" || warn "$path is $have, set by the driver; the description expects $4 ($5)"
+			return 0
+		fi
+		save "$key" "$have"
 		if same "$2" "$4" "$have"; then
 			kept=$((kept + 1))
 			return 0
 		fi
-		printf '%s\n' "$4" >"$f" || die 1 "cannot write $4 to $f ($5)"
-		now=$(cat -- "$f") || die 1 "cannot read $f ($5)"
-		same "$2" "$4" "$now" || die 1 "$f reads back $now after writing $4 ($5)"
-		say "set $3 = $4, was $have ($5)"
+		if ! { printf '%s\n' "$4" >"$f"; } 2>/dev/null; then
+			# The kernel refuses user-space affinity for a managed IRQ
+			# (EIO): reported, and the rest goes on.
+			[ "$1" = irq ] || die 5 "cannot write $4 to $f ($5)"
+			warn "cannot write $4 to $f: the kernel refuses it (a managed IRQ answers EIO), left at $have ($5)"
+			missing=$((missing + 1))
+			return 0
+		fi
+		now=$(cat -- "$f") || die 5 "cannot read $f ($5)"
+		same "$2" "$4" "$now" || die 5 "$f reads back $now after writing $4 ($5)"
+		say "set $path = $4, was $have ($5)"
 		changed=$((changed + 1))
 		;;
 	esac
 }
 
+# channels RX TX WHERE sets the queue counts of the current interface
+# with ethtool -L (combined when RX and TX are equal, else rx and tx)
+# before its queues are tuned: the counts decide which rx-N and tx-N
+# exist, so the check phase does not count a queue the change creates as
+# missing. ethtool talks to the running kernel, whatever --root says.
+channels() {
+	chan_pending=
+	wants net || return 0
+	[ -z "$net_skip" ] || return 0
+	if ! command -v ethtool >/dev/null 2>&1; then
+		missing_item "no ethtool to set the channels of $net_desc to $1 receive, $2 transmit ($3)"
+		return 0
+	fi
+	if ! now=$(ethtool -l "$net_dev" 2>/dev/null | awk '/^Current hardware settings:/ {
+	cur = 1
+	next
+}
+cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
+	k = tolower($1)
+	sub(/:$/, "", k)
+	out = out (out == "" ? "" : " ") k " " $2
+}
+END {
+	if (!cur)
+		exit 1
+	print out
+}'); then
+		missing_item "ethtool -l $net_dev failed: its channels are not set ($3)"
+		return 0
+	fi
+	if [ "$1" = "$2" ]; then
+		want="combined $1"
+	else
+		want="rx $1 tx $2"
+	fi
+	if chan_same "$want" "$now"; then
+		return 0
+	fi
+	if [ "$phase" = check ]; then
+		chan_pending=$net_desc
+		return 0
+	fi
+	chan_pending=$net_desc
+	case $mode in
+	dry-run) say "would set the channels of $net_dev to $want, now ${now:-none} ($3)" ;;
+	verify)
+		say "drift: channels of $net_dev are ${now:-none}, want $want ($3)"
+		drift=$((drift + 1))
+		;;
+	apply)
+		save "channels $net_dev" "$now"
+		# shellcheck disable=SC2086 # "combined N" or "rx N tx M", split on purpose
+		ethtool -L "$net_dev" $want || die 5 "ethtool -L $net_dev $want failed ($3)"
+		say "set the channels of $net_dev to $want, was ${now:-none} ($3)"
+		changed=$((changed + 1))
+		;;
+	esac
+}
+
+# chan_same WANT NOW succeeds when every "key count" pair of WANT is in
+# NOW (as channelsAwk prints the counts).
+chan_same() {
+	have=" $2 "
+	# shellcheck disable=SC2086 # key count pairs, split on purpose
+	set -- $1
+	while [ $# -ge 2 ]; do
+		case $have in
+		*" $1 $2 "*) ;;
+		*) return 1 ;;
+		esac
+		shift 2
+	done
+}
+
+# expect PART KIND PATH VALUE WHERE is act for a value the driver sets
+# itself: checked by --verify and reported by an apply where it differs,
+# never written.
+expect() {
+	readonly_act=1
+	act "$@"
+	readonly_act=0
+}
+
+# iface NAME HOW ARG ALIAS WHERE starts the values of the interface the
+# description calls NAME, found on the target by HOW: node, the netdev
+# whose own device, or nearest parent device, has the device-tree node ARG
+# as its of_node (the node of the DT alias ALIAS, where the running tree
+# has that alias); dpni, the netdev of the DPAA2 object dpni.ARG; name,
+# the netdev called NAME. Names change (systemd's predictable names,
+# udev rules), the hardware does not. When none is found, or several,
+# that is one missing item and the interface's queues are skipped.
+# --interface selects one interface, by either name, and skips the rest.
+iface() {
+	net_desc=$1
+	net_dev=
+	net_skip=$1
+	chan_pending=
+	wants net || return 0
+	case $2 in
+	node) net_dev=$(netdev_by_node "$3" "$4") ;;
+	dpni) net_dev=$(netdev_by_dpni "$3") ;;
+	*) [ -e "$ROOT/sys/class/net/$1" ] && net_dev=$1 ;;
+	esac
+	if [ -n "$only_if" ] && [ "$only_if" != "$1" ] && [ "$only_if" != "$net_dev" ]; then
+		return 0
+	fi
+	found_if=1
+	how=$2
+	[ "$2" = name ] || how="$2 $3"
+	case $net_dev in
+	'')
+		missing_item "no interface $1 ($how) in $ROOT/sys/class/net, its queues skipped ($5)"
+		return 0
+		;;
+	*" "*)
+		missing_item "interface $1 ($how) is each of $net_dev: none tuned ($5)"
+		return 0
+		;;
+	esac
+	if [ "$phase" = run ] && [ "$mode" != verify ] && [ "$net_dev" != "$1" ]; then
+		say "interface $1 is $net_dev ($how)"
+	fi
+	net_skip=
+}
+
+# netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
+# NODE or below it (or the node ALIAS names in the running tree),
+# blank-separated.
+netdev_by_node() {
+	want=$1
+	if [ -n "$2" ] && [ -r "$ROOT/proc/device-tree/aliases/$2" ]; then
+		a=$(tr -d '\000' <"$ROOT/proc/device-tree/aliases/$2")
+		[ -n "$a" ] && want=$a
+	fi
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		on=$(nearest_of_node "$d") || continue
+		case $on in
+		"$want" | "$want"/*) found="$found${found:+ }${d##*/}" ;;
+		esac
+	done
+	printf '%s' "$found"
+}
+
+# nearest_of_node DIR prints the device-tree path of the of_node of the
+# netdev DIR, or else of the nearest device above it that has one.
+nearest_of_node() {
+	p=$(cd -P -- "$1" 2>/dev/null && pwd -P) || return 1
+	while :; do
+		if [ -e "$p/of_node" ]; then
+			on=$(cd -P -- "$p/of_node" 2>/dev/null && pwd -P) || return 1
+			on=${on#*/devicetree/base}
+			printf '%s\n' "${on:-/}"
+			return 0
+		fi
+		p=${p%/*}
+		case $p in
+		*/sys/devices/*) ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+# netdev_by_dpni N prints the netdevs whose device is the DPAA2 object
+# dpni.N.
+netdev_by_dpni() {
+	found=
+	for d in "$ROOT"/sys/class/net/*; do
+		p=$(cd -P -- "$d/device" 2>/dev/null && pwd -P) || continue
+		[ "${p##*/}" = "dpni.$1" ] && found="$found${found:+ }${d##*/}"
+	done
+	printf '%s' "$found"
+}
+
+# irq_owned N NAME succeeds when IRQ N still has the action name NAME.
+irq_owned() {
+	for m in $(irq_numbers "$2" "$ROOT/proc/interrupts" 2>/dev/null); do
+		[ "$m" = "$1" ] && return 0
+	done
+	return 1
+}
+
+# revert restores the values saved by the first apply. An IRQ's value is
+# saved under its number and action name, and restored only while that
+# number still has that name: a driver reload can give the number to
+# another device, whose affinity is not ours to change.
 revert() {
 	if [ ! -e "$state" ]; then
 		say "nothing to revert: no $state"
 		return 0
 	fi
 	failed=0
+	chans=
 	while IFS= read -r line; do
 		p=${line%%"$tab"*}
 		v=${line#*"$tab"}
 		case $p in
+		"channels "*)
+			# Restored last: they decide which queue files exist.
+			chans=$chans$line$nl
+			continue
+			;;
+		"irq "*)
+			rest=${p#irq }
+			n=${rest%% *}
+			name=${rest#* }
+			case $n in
+			'' | *[!0-9]*)
+				warn "ignoring a malformed line of $state"
+				failed=1
+				continue
+				;;
+			esac
+			if ! irq_owned "$n" "$name"; then
+				warn "not restoring IRQ $n to $v: it is no longer named $name (a driver reload may have given its number to another device)"
+				missing=$((missing + 1))
+				continue
+			fi
+			p=/proc/irq/$n/smp_affinity_list
+			;;
 		*/../* | */.. | [!/]*)
 			warn "ignoring a malformed line of $state"
 			failed=1
@@ -340,17 +734,36 @@ revert() {
 		esac
 		if [ ! -e "$ROOT$p" ]; then
 			warn "cannot restore $p to $v: it is gone"
-			failed=1
-		elif printf '%s\n' "$v" >"$ROOT$p"; then
+			missing=$((missing + 1))
+		elif { printf '%s\n' "$v" >"$ROOT$p"; } 2>/dev/null; then
 			say "restored $p = $v"
 		else
 			warn "cannot restore $p to $v"
 			failed=1
 		fi
 	done <"$state"
-	[ "$failed" = 0 ] || die 1 "some values were not restored; $state is kept"
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		dev=${line%%"$tab"*}
+		dev=${dev#channels }
+		v=${line#*"$tab"}
+		# shellcheck disable=SC2086 # key count pairs, split on purpose
+		if [ -n "$v" ] && ethtool -L "$dev" $v; then
+			say "restored the channels of $dev: $v"
+		else
+			warn "cannot restore the channels of $dev to $v"
+			failed=1
+		fi
+	done <<EOF
+$chans
+EOF
+	[ "$failed" = 0 ] || die 5 "some values were not restored; $state is kept"
 	rm -f -- "$state"
 	rmdir -- "$statedir" 2>/dev/null || true
+	if [ "$missing" != 0 ]; then
+		warn "$missing saved value(s) not restored: their IRQ or file is gone"
+		exit 4
+	fi
 }
 
 statedir=$ROOT/run/boardc
@@ -358,6 +771,14 @@ state=$statedir/$board.state
 drift=0
 changed=0
 kept=0
+missing=0
+net_skip=
+net_desc=
+net_dev=
+statekey=
+readonly_act=0
+chan_pending=
+phase=check
 
 if [ "$mode" = revert ]; then
 	revert
@@ -365,14 +786,20 @@ if [ "$mode" = revert ]; then
 fi
 check_board
 check_daemons
-phase=check
 actions
+if [ "$missing" != 0 ] && [ "$strict" = 1 ]; then
+	die 3 "$missing item(s) missing: nothing changed (--strict)"
+fi
 saved=
 if [ "$mode" = apply ]; then
-	mkdir -p -- "$statedir" || die 1 "cannot create $statedir"
+	mkdir -p -- "$statedir" || die 5 "cannot create $statedir"
 	if [ -f "$state" ]; then
-		saved=$(cat -- "$state") || die 1 "cannot read $state"
+		saved=$(cat -- "$state") || die 5 "cannot read $state"
 	fi
+fi
+if [ -n "$only_if" ] && [ "$found_if" = 0 ]; then
+	say "$only_if is not an interface of board $board: nothing to do"
+	exit 0
 fi
 phase=run
 actions
@@ -383,3 +810,7 @@ verify)
 	say "board $board: no drift"
 	;;
 esac
+if [ "$missing" != 0 ]; then
+	warn "$missing item(s) missing or refused, named above; the rest is done"
+	exit 4
+fi

@@ -47,17 +47,17 @@ struct boardc_verify_master {
 static const struct boardc_verify_master boardc_qemu_virt_verify_masters[] = {
 	/*
 	 * pcie: /pcie@10000000 (pci-host-generic), 64-bit DMA,
-	 * soc/qemuvirt/qemuvirt.cue:93
+	 * soc/qemuvirt/qemuvirt.cue:103
 	 */
 	{ "pcie", "/pcie@10000000", true, 64, 64, 0x0ULL, 0x0ULL },
 	/*
 	 * rng: /virtio_mmio@a003c00 (virtio-mmio), 64-bit DMA,
-	 * soc/qemuvirt/qemuvirt.cue:71
+	 * soc/qemuvirt/qemuvirt.cue:81
 	 */
 	{ "rng", "/virtio_mmio@a003c00", false, 64, 64, 0x0ULL, 0x0ULL },
 	/*
 	 * vnet: /virtio_mmio@a003e00 (virtio-mmio), 64-bit DMA,
-	 * soc/qemuvirt/qemuvirt.cue:71
+	 * soc/qemuvirt/qemuvirt.cue:81
 	 */
 	{ "vnet", "/virtio_mmio@a003e00", true, 64, 64, 0x0ULL, 0x0ULL },
 	{ }

@@ -12,8 +12,9 @@
 #   TAMPER  a file to change after applying, VALUE its new value
 #   NAME:RXQ:TXQ  an interface to create and its queue counts
 # Writes OUT/rc ("step status" lines), OUT/<step>.out, and snapshots of
-# the listed files ("path<TAB>value" lines) in OUT/before, OUT/applied and
-# OUT/after.
+# the listed files ("path<TAB>value" lines) in OUT/before, OUT/applied,
+# OUT/after, OUT/iface (after --interface with the first interface) and
+# OUT/iface-after.
 set -eu
 out=$1
 tune=$2
@@ -58,3 +59,10 @@ printf '%s\n' "$value" >"$tamper"
 step tampered sh "$tune" --force --only "$only" --verify
 step revert sh "$tune" --revert
 snap after
+# --interface, as the udev rule runs it, with the first interface's name:
+# that interface's queues only, then reverted.
+first=${1%%:*}
+step iface sh "$tune" --force --interface "$first"
+snap iface
+step iface-revert sh "$tune" --revert
+snap iface-after
