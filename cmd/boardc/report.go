@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -93,13 +95,23 @@ func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result,
 // makeReports makes every board's report and returns the function that
 // writes each to dir(board).
 func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board string) string, verbose bool) (func() error, error) {
+	// Each layout is a process of its own: up to GOMAXPROCS at once.
 	files := make([][]outputs.File, len(results))
+	errs := make([]error, len(results))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
 	for i, r := range results {
-		fs, err := reportFiles(r)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			files[i], errs[i] = reportFiles(r)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Board.Name, err)
+			return nil, fmt.Errorf("%s: %w", results[i].Board.Name, err)
 		}
-		files[i] = fs
 	}
 	return func() error {
 		for i, r := range results {

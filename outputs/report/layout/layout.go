@@ -4,9 +4,11 @@
 //
 // That library compiles its WebAssembly module when the program starts
 // (an init function), which costs every process that links it about
-// 50 ms with its compilation cache warm and 0.9 s cold. So that boardc's
-// other commands do not pay it, only the boardc-layout program links this
-// package; boardc report runs that program.
+// 50 ms with its compilation cache ($TMPDIR/go-graphviz) warm and about
+// 1 s cold, and panics when that cache belongs to another user. So that
+// boardc's other commands do not pay it, only the boardc-layout program
+// links this package; boardc report runs that program with a cache of
+// the user's own.
 package layout
 
 import (
