@@ -73,6 +73,7 @@ func TestChromium(t *testing.T) {
 	bin := testtool.Look(t, "chromium", "chromium")
 	for _, r := range intree.CompileAll(t, boardsDir) {
 		t.Run(r.Board.Name, func(t *testing.T) {
+			t.Parallel() // each board's browser runs beside the others'
 			in := input(t, r)
 			svg, err := layout.SVG(report.DOT(in))
 			if err != nil {
