@@ -54,7 +54,9 @@ func newReport() *cobra.Command {
 
 Nothing is written for a board with errors, and files whose content did
 not change are left untouched. boardc build --report writes the same files
-to DIR/<board>.report/.
+to DIR/<board>.report/. Give report a directory other than build's: boardc
+diff and build --check count files in DIR/<board>/ that build did not
+write as drift.
 
 ` + reportLayoutHelp + `
 
