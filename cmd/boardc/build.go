@@ -59,11 +59,9 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if check {
 				return reportDrift(cmd, outDir, results)
 			}
-			var writeReports func() error // made before anything is written
-			if withReport {
-				if writeReports, err = buildReports(cmd, outDir, results, f.verbose); err != nil {
-					return err
-				}
+			writeReports, err := buildReports(cmd, outDir, results, withReport, f.verbose)
+			if err != nil {
+				return err
 			}
 			for _, r := range results {
 				dir := filepath.Join(outDir, r.Board.Name)
@@ -77,10 +75,8 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 					}
 				}
 			}
-			if writeReports != nil {
-				if err := writeReports(); err != nil {
-					return err
-				}
+			if err := writeReports(); err != nil {
+				return err
 			}
 			if depFile != "" {
 				wrote, err := writeIfChanged(depFile, depfile(outDir, depTargets, results))
@@ -99,9 +95,8 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	c.Flags().StringVar(&depFile, "depfile", "", "write a Make dependency file of the outputs on the CUE inputs to `FILE`")
 	c.Flags().StringArrayVar(&depTargets, "depfile-target", nil, "use `TARGET` instead of the outputs as the depfile's target (repeatable)")
 	c.Flags().BoolVar(&check, "check", false, "write nothing; print how DIR/<board>/ differs from a fresh build and exit 1 on drift")
-	c.Flags().BoolVar(&withReport, "report", false, "also draw each board's topology into DIR/<board>.report/ (see boardc report)")
 	c.MarkFlagsMutuallyExclusive("check", "depfile")
-	c.MarkFlagsMutuallyExclusive("check", "report")
+	reportFlag(c, &withReport)
 	f.register(c)
 	return c
 }

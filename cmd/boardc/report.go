@@ -85,12 +85,22 @@ write as drift.
 	return c
 }
 
-// buildReports is build --report: each board's report beside its outputs,
-// in outDir/<board>.report/ (a board name holds no '.', so it is no
-// board's directory, and boardc diff of DIR/<board>/ does not see it).
-// It makes the reports and returns the function that writes them, so
-// that build writes nothing when a layout fails.
-func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, verbose bool) (func() error, error) {
+// reportFlag registers build's --report in c.
+func reportFlag(c *cobra.Command, on *bool) {
+	c.Flags().BoolVar(on, "report", false, "also draw each board's topology into DIR/<board>.report/ (see boardc report)")
+	c.MarkFlagsMutuallyExclusive("check", "report")
+}
+
+// buildReports is build --report (when on): each board's report beside
+// its outputs, in outDir/<board>.report/ (a board name holds no '.', so
+// it is no board's directory, and boardc diff of DIR/<board>/ does not
+// see it). It makes the reports before build writes anything, so that a
+// failing layout writes nothing, and returns the function that writes
+// them (one that does nothing when off).
+func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, on, verbose bool) (func() error, error) {
+	if !on {
+		return func() error { return nil }, nil
+	}
 	return makeReports(cmd, results, func(board string) string { return filepath.Join(outDir, board+".report") }, verbose)
 }
 
