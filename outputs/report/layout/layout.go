@@ -15,13 +15,21 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync"
 
 	graphviz "github.com/goccy/go-graphviz"
 )
 
+// engine serializes the calls into the engine: go-graphviz runs one
+// WebAssembly instance for the whole process, whose parser and layout
+// keep global state (two graphs parsed at once fail with syntax errors).
+var engine sync.Mutex
+
 // SVG lays out dot with Graphviz's dot layout and returns the picture
-// as SVG.
+// as SVG. It is safe for concurrent use; the layouts run one at a time.
 func SVG(dot []byte) ([]byte, error) {
+	engine.Lock()
+	defer engine.Unlock()
 	ctx := context.Background()
 	g, err := graphviz.New(ctx)
 	if err != nil {

@@ -2,6 +2,8 @@ package layout
 
 import (
 	"bytes"
+	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -18,5 +20,26 @@ func TestSVG(t *testing.T) {
 	}
 	if _, err := SVG([]byte(`digraph g { a -> `)); err == nil {
 		t.Error("DOT cut short: no error")
+	}
+}
+
+// TestSVGConcurrent lays out graphs from several goroutines at once.
+func TestSVGConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			svg, err := SVG([]byte(fmt.Sprintf(`digraph g%d { n%d -> m; }`, i, i)))
+			if err == nil && !bytes.Contains(svg, []byte(fmt.Sprintf(">n%d</text>", i))) {
+				err = fmt.Errorf("graph %d: no node n%d", i, i)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
 	}
 }
