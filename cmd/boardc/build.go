@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc/compiler"
-	"boardc.dev/boardc/outputs"
 )
 
 func newBuild() *cobra.Command {
@@ -81,13 +80,9 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if check {
 				return reportDrift(cmd, outDir, results)
 			}
-			// The reports are made before anything is written, and
-			// written under the lock.
-			var writeReports func(func(string, []outputs.File) ([]string, error)) error
-			if withReport {
-				if writeReports, err = buildReports(cmd, outDir, results, f.verbose); err != nil {
-					return err
-				}
+			writeReports, err := buildReports(cmd, outDir, results, withReport, f.verbose)
+			if err != nil {
+				return err
 			}
 			// One lock over the sets and the depfile: concurrent builds
 			// into outDir take turns.
@@ -99,10 +94,8 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if err := writeOutputs(cmd, outDir, results, f.verbose); err != nil {
 				return ioError(cmd, err)
 			}
-			if writeReports != nil {
-				if err := writeReports(writeFilesLocked); err != nil {
-					return ioError(cmd, err)
-				}
+			if err := writeReports(writeFilesLocked); err != nil {
+				return ioError(cmd, err)
 			}
 			if depFile != "" {
 				wrote, err := writeIfChanged(depFile, depfile(outDir, depTargets, results))
@@ -121,9 +114,8 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	c.Flags().StringVar(&depFile, "depfile", "", "write a Make dependency file of the outputs on the CUE inputs to `FILE`")
 	c.Flags().StringArrayVar(&depTargets, "depfile-target", nil, "use `TARGET` instead of the outputs as the depfile's target (repeatable)")
 	c.Flags().BoolVar(&check, "check", false, "write nothing; print how DIR/<board>/ differs from a fresh build and exit 1 on drift")
-	c.Flags().BoolVar(&withReport, "report", false, "also draw each board's topology into DIR/<board>.report/ (see boardc report)")
 	c.MarkFlagsMutuallyExclusive("check", "depfile")
-	c.MarkFlagsMutuallyExclusive("check", "report")
+	reportFlag(c, &withReport)
 	f.register(c)
 	f.base.register(c)
 	return c

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -52,7 +54,9 @@ func newReport() *cobra.Command {
 
 Nothing is written for a board with errors, and files whose content did
 not change are left untouched. boardc build --report writes the same files
-to DIR/<board>.report/.
+to DIR/<board>.report/. Give report a directory other than build's: boardc
+diff and build --check count files in DIR/<board>/ that build did not
+write as drift.
 
 ` + reportLayoutHelp + `
 
@@ -84,12 +88,22 @@ to DIR/<board>.report/.
 	return c
 }
 
-// buildReports is build --report: each board's report beside its outputs,
-// in outDir/<board>.report/ (a board name holds no '.', so it is no
-// board's directory, and boardc diff of DIR/<board>/ does not see it).
-// It makes the reports and returns the function that writes them, so
-// that build writes nothing when a layout fails.
-func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, verbose bool) (func(write func(string, []outputs.File) ([]string, error)) error, error) {
+// reportFlag registers build's --report in c.
+func reportFlag(c *cobra.Command, on *bool) {
+	c.Flags().BoolVar(on, "report", false, "also draw each board's topology into DIR/<board>.report/ (see boardc report)")
+	c.MarkFlagsMutuallyExclusive("check", "report")
+}
+
+// buildReports is build --report (when on): each board's report beside
+// its outputs, in outDir/<board>.report/ (a board name holds no '.', so
+// it is no board's directory, and boardc diff of DIR/<board>/ does not
+// see it). It makes the reports before build writes anything, so that a
+// failing layout writes nothing, and returns the function that writes
+// them (one that does nothing when off).
+func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, on, verbose bool) (func(write func(string, []outputs.File) ([]string, error)) error, error) {
+	if !on {
+		return func(func(string, []outputs.File) ([]string, error)) error { return nil }, nil
+	}
 	return makeReports(cmd, results, func(board string) string { return filepath.Join(outDir, board+".report") }, verbose)
 }
 
@@ -97,13 +111,23 @@ func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result,
 // writes each to dir(board) with write (writeFiles, or writeFilesLocked
 // under a lock already held).
 func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board string) string, verbose bool) (func(write func(string, []outputs.File) ([]string, error)) error, error) {
+	// Each layout is a process of its own: up to GOMAXPROCS at once.
 	files := make([][]outputs.File, len(results))
+	errs := make([]error, len(results))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
 	for i, r := range results {
-		fs, err := reportFiles(r)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			files[i], errs[i] = reportFiles(r)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Board.Name, err)
+			return nil, fmt.Errorf("%s: %w", results[i].Board.Name, err)
 		}
-		files[i] = fs
 	}
 	return func(write func(string, []outputs.File) ([]string, error)) error {
 		for i, r := range results {

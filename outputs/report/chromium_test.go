@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -72,6 +73,7 @@ func TestChromium(t *testing.T) {
 	bin := testtool.Look(t, "chromium", "chromium")
 	for _, r := range intree.CompileAll(t, boardsDir) {
 		t.Run(r.Board.Name, func(t *testing.T) {
+			t.Parallel() // each board's browser runs beside the others'
 			in := input(t, r)
 			svg, err := layout.SVG(report.DOT(in))
 			if err != nil {
@@ -141,4 +143,21 @@ func inspect(img image.Image) (colours, inked int) {
 		}
 	}
 	return len(seen), inked
+}
+
+// TestInspect: a white page counts one colour and no ink, so that the
+// blank check of TestChromium can fail.
+func TestInspect(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 40, 30))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	if c, n := inspect(img); c != 1 || n != 0 {
+		t.Errorf("white: %d colours, %d inked; want 1, 0", c, n)
+	}
+	img.Set(3, 4, color.RGBA{R: 0xcb, G: 0x18, B: 0x1d, A: 0xff})
+	img.Set(5, 6, color.Black)
+	if c, n := inspect(img); c != 3 || n != 2 {
+		t.Errorf("two dots: %d colours, %d inked; want 3, 2", c, n)
+	}
 }

@@ -152,26 +152,26 @@ func memoryNode(w *dotWriter, b *ir.Board) {
 func legendNode(w *dotWriter) {
 	var b strings.Builder
 	b.WriteString(`<<table border="0" cellborder="1" cellspacing="2" cellpadding="3">`)
-	b.WriteString(`<tr><td border="0" colspan="2" align="left"><b>legend</b></td></tr>`)
+	b.WriteString("\n\t\t" + `<tr><td border="0" colspan="2" align="left"><b>legend</b></td></tr>`)
 	for s := Coherent; s <= Disabled; s++ {
 		st := states[s]
-		fmt.Fprintf(&b, `<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">master: %s</td></tr>`, st.fill, st.border, st.name)
+		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">master: %s</td></tr>`, st.fill, st.border, st.name)
 	}
-	fmt.Fprintf(&b, `<tr><td bgcolor="#ffffff" color="%s" width="18"><font color="%s"><b>!</b></font></td><td border="0" align="left"><font color="%s"><b>cannot reach all RAM</b></font></td></tr>`, colShort, colShort, colShort)
+	fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="#ffffff" color="%s" width="18"><font color="%s"><b>!</b></font></td><td border="0" align="left"><font color="%s"><b>cannot reach all RAM</b></font></td></tr>`, colShort, colShort, colShort)
 	for _, x := range []struct{ fill, border, text string }{
 		{"#c7e9c0", "#238b45", "bus: coherent for all masters"},
 		{"#ffffcc", "#d94801", "bus: coherent for verified masters"},
 		{"#deebf7", "#2171b5", "bus: non-coherent"},
 	} {
-		fmt.Fprintf(&b, `<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">%s</td></tr>`, x.fill, x.border, x.text)
+		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">%s</td></tr>`, x.fill, x.border, x.text)
 	}
 	for _, x := range []struct{ color, text string }{
 		{colIRQ, "pinned IRQ"}, {colRPS, "RPS (receive steering)"}, {colXPS, "XPS (transmit steering)"},
 	} {
-		fmt.Fprintf(&b, `<tr><td border="0" width="18"><font color="%s"><b>&#8594;</b></font></td><td border="0" align="left"><font color="%s">%s</font></td></tr>`, x.color, x.color, x.text)
+		fmt.Fprintf(&b, "\n\t\t"+`<tr><td border="0" width="18"><font color="%s" point-size="16"><b>&#8594;</b></font></td><td border="0" align="left"><font color="%s">%s</font></td></tr>`, x.color, x.color, x.text)
 	}
-	fmt.Fprintf(&b, `<tr><td border="0" width="18"><font color="%s">DPIO</font></td><td border="0" align="left"><font color="%s">DPIO portal serving the CPU</font></td></tr>`, colDPIO, colDPIO)
-	b.WriteString("</table>>")
+	fmt.Fprintf(&b, "\n\t\t"+`<tr><td border="0" width="18"><font color="%s">DPIO</font></td><td border="0" align="left"><font color="%s">DPIO portal serving the CPU</font></td></tr>`, colDPIO, colDPIO)
+	b.WriteString("\n\t</table>>")
 	w.line(1, `legend [shape=box, style="rounded", color="#bdbdbd", fontsize=9, label=%s];`, b.String())
 }
 

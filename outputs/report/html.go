@@ -57,7 +57,6 @@ type pageData struct {
 	Picture template.HTML
 	Notice  string
 	RAMTop  string
-	Legend  []legendRow
 	Masters []masterRow
 	Buses   []busRow
 	CPUs    []cpuRow
@@ -66,8 +65,6 @@ type pageData struct {
 	Counts  []countRow
 	Short   int
 }
-
-type legendRow struct{ Name, Fill, Border string }
 
 type countRow struct {
 	Name, Fill, Border string
@@ -115,9 +112,6 @@ func (d *pageData) fill(in *Input) {
 	b := in.Board
 	if top := b.RAMTop(); top != 0 {
 		d.RAMTop = Addr(top) + " (" + Size(top) + ")"
-	}
-	for s := Coherent; s <= Disabled; s++ {
-		d.Legend = append(d.Legend, legendRow{states[s].name, states[s].fill, states[s].border})
 	}
 	count := make([]int, Disabled+1)
 	for _, m := range b.SoC.Masters {

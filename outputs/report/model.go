@@ -160,7 +160,9 @@ func below(a, b uint64) bool { return a != 0 && (b == 0 || a < b) }
 // highest address each bus's dma-ranges windows translate to (a bus
 // window is a (child, parent, size) triplet: the device-side addresses
 // child..child+size reach CPU addresses parent..parent+size,
-// drivers/of/address.c of_dma_get_range()).
+// drivers/of/address.c of_dma_get_range()). The mask is taken as a limit
+// on CPU addresses, as check BC0201 takes it: exact where the windows
+// translate without an offset, as every in-tree bus does.
 func ReachOf(b *ir.Board, m *ir.Master) Reach {
 	r := Reach{Limit: limitOfBits(m.DMABits), By: "mask", IOMMU: m.IOMMU}
 	for _, bus := range append([]*ir.Bus{m.Bus}, m.Bus.Ancestors()...) {
@@ -201,7 +203,8 @@ func ReachText(r Reach) string {
 }
 
 // Size formats a byte count or a limit as the report prints it: a power
-// of two as "4 GiB", anything else in hex; 0 as "2^64".
+// of two as "4 GiB", anything else in hex; 0, a limit of the whole 64-bit
+// space, as "16 EiB".
 func Size(n uint64) string {
 	if n == 0 {
 		return "16 EiB"

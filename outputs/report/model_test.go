@@ -89,3 +89,19 @@ func TestEscaping(t *testing.T) {
 		t.Errorf("description text unescaped on the page:\n%s", s)
 	}
 }
+
+// TestSize prints powers of two by unit and the rest in hex.
+func TestSize(t *testing.T) {
+	for n, want := range map[uint64]string{
+		0: "16 EiB", 1: "1 B", 512 << 20: "512 MiB", 1 << 32: "4 GiB", 1 << 48: "256 TiB", 3 << 30: "0xc0000000",
+	} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%#x) = %q, want %q", n, got, want)
+		}
+	}
+	for n, want := range map[uint64]string{0: "0x0", 0x2000_0000: "0x2000_0000", 1 << 32: "0x1_0000_0000", 0xd007_0000: "0xd007_0000"} {
+		if got := Addr(n); got != want {
+			t.Errorf("Addr(%#x) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -275,3 +275,31 @@ func nodeLine(t *testing.T, dot, id string) string {
 	t.Fatalf("no node %s in the DOT", id)
 	return ""
 }
+
+// TestHostileLayout: a description's text, however hostile, leaves the
+// DOT valid: the layout accepts it, the SVG is well-formed, and the text
+// comes out as text.
+func TestHostileLayout(t *testing.T) {
+	r := intree.Compile(t, filepath.Join(boardsDir, "espressobin"))
+	b := *r.Board
+	b.Policy.IRQs = []ir.IRQPin{{IRQ: `x"]; evil [label="<b>&amp;</b>\` + "\n}", CPUs: []int{0}, Owners: []*ir.Master{b.SoC.Master("crypto")}}}
+	dot := report.DOT(&report.Input{Board: &b})
+	svg, err := layout.SVG(dot)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, dot)
+	}
+	texts := svgTexts(t, "hostile", svg)
+	want := `x"]; evil [label="<b>&amp;</b>\?}`
+	found := false
+	for _, s := range texts {
+		// The IRQ's label is "IRQ " then the name in bold: two texts.
+		found = found || s == want
+	}
+	if !found {
+		t.Errorf("no text %q in the SVG; texts: %q", want, texts)
+	}
+	// The name made no node of its own.
+	if strings.Contains(string(svg), "<title>evil</title>") {
+		t.Error("the IRQ's name declared a node evil")
+	}
+}
