@@ -230,8 +230,9 @@ func TestIOErrorKeepsOldSet(t *testing.T) {
 // TestKilledBuilds kills builds of boardc, alternating between the
 // variants, after a random delay (fixed seed) from 0 to 1.5 times a whole
 // build, and checks after each kill that OUT/tiny is exactly the set of
-// A or of B, and at the end that a build recovers and leaves nothing of
-// the interrupted ones behind.
+// A or of B, and after every tenth and at the end that a whole build
+// recovers and leaves nothing of the interrupted ones behind. The boardc
+// killed is this test binary run as boardc (TestMain), a separate process.
 func TestKilledBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 110 builds")
@@ -258,6 +259,7 @@ func TestKilledBuilds(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(18, 1))
 	seen := map[string]int{}
+	inWrite := 0
 	for i := range 110 {
 		v := []string{a, b}[i%2]
 		delay := time.Duration(rng.Int64N(int64(took) * 3 / 2))
@@ -268,14 +270,33 @@ func TestKilledBuilds(t *testing.T) {
 		time.Sleep(delay)
 		c.Process.Kill()
 		c.Wait()
+		// OUT/.boardc exists from when a build takes the lock to when
+		// it lets it go: the kill landed while it wrote.
+		if _, err := os.Stat(filepath.Join(out, ".boardc")); err == nil {
+			inWrite++
+		}
 		m := checkSet(t, filepath.Join(out, "tiny"))
 		which, ok := manifests[string(m)]
 		if !ok {
 			t.Fatalf("kill %d after %v: manifest.json is neither A's nor B's:\n%s", i, delay, m)
 		}
 		seen[which]++
+		// Every tenth kill, a whole build follows: it recovers what the
+		// kill left and makes its own set.
+		if i%10 == 9 {
+			if o, err := build(v).CombinedOutput(); err != nil {
+				t.Fatalf("build after kill %d: %v\n%s", i, err, o)
+			}
+			if manifests[string(checkSet(t, filepath.Join(out, "tiny")))] != filepath.Base(v) {
+				t.Fatalf("build %s after kill %d did not make its set", v, i)
+			}
+			checkLeftovers(t, out)
+		}
 	}
-	t.Logf("a build takes %v; after the kills OUT/tiny held %v", took, seen)
+	t.Logf("a build takes %v; after the kills OUT/tiny held %v; %d kills landed while a build wrote", took, seen, inWrite)
+	if inWrite == 0 {
+		t.Error("no kill landed while a build wrote: the test did not exercise the swap")
+	}
 	if len(seen) != 2 {
 		t.Errorf("the kills left only the sets %v: they did not land during builds", seen)
 	}

@@ -194,9 +194,11 @@ func writeSet(outDir, name string, files []outputs.File) (setChange, error) {
 		os.RemoveAll(stage)
 		return ch, err
 	}
-	// The previous set, now at stage; a kill here leaves it to the next
-	// build's recovery.
-	return ch, os.RemoveAll(stage)
+	// The previous set, now at stage. The new set is in place whatever
+	// happens here: what a kill or an error leaves, the next build's
+	// recovery removes.
+	os.RemoveAll(stage)
+	return ch, nil
 }
 
 // previousFiles returns the files the manifest.json in dir lists, itself
