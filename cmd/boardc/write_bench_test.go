@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"boardc.dev/boardc/internal/intree"
-	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/internal/synth"
+	"boardc.dev/boardc/outputs"
 )
 
 // BenchmarkWrite times the last stage of a build, writing a board's files
