@@ -395,3 +395,66 @@ func TestBoardPathNotADirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestFallbackSwapRecovery checks the two-rename swap used where
+// RENAME_EXCHANGE is not available, and that the recovery run when the
+// lock is taken undoes a swap cut between its renames: the previous set
+// comes back and the staged one goes.
+func TestFallbackSwapRecovery(t *testing.T) {
+	dir := t.TempDir()
+	a, b := setTree(t, dir)
+	out := filepath.Join(dir, "out")
+	cur := filepath.Join(out, "tiny")
+	state := filepath.Join(out, ".boardc")
+	build := func(board string) {
+		t.Helper()
+		var stderr bytes.Buffer
+		if code := runWith([]string{"build", "-q", "-o", out, board}, &bytes.Buffer{}, &stderr); code != exitOK {
+			t.Fatalf("build %s: exit %d\n%s", board, code, stderr.String())
+		}
+	}
+	build(b)
+	setB := readTree(t, cur)
+	build(a)
+	setA := readTree(t, cur)
+
+	// The whole fallback swap: B staged goes in, A comes out at stage.
+	stage := filepath.Join(state, "tiny.new")
+	copyTree(t, cur, filepath.Join(dir, "keepA"))
+	build(b)
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(cur, stage); err != nil { // B, as staged
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "keepA"), cur); err != nil {
+		t.Fatal(err)
+	}
+	if err := fallbackSwap(stage, cur, filepath.Join(state, "tiny.old")); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffTrees(setB, readTree(t, cur)); d != "" {
+		t.Errorf("after the swap %s is not B's set:\n%s", cur, d)
+	}
+	if d := diffTrees(setA, readTree(t, stage)); d != "" {
+		t.Errorf("after the swap %s is not A's set:\n%s", stage, d)
+	}
+
+	// Cut between the renames: OUT/tiny is at tiny.old, B staged.
+	if err := os.Rename(cur, filepath.Join(state, "tiny.old")); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockOut(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if d := diffTrees(setB, readTree(t, cur)); d != "" {
+		t.Errorf("recovery did not put the previous set back:\n%s", d)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("recovery left %s (%v)", state, err)
+	}
+	checkLeftovers(t, out)
+}
