@@ -54,6 +54,10 @@ a device-tree fragment, Linux driver init snippets and runtime tuning.
 A BOARD argument is a directory holding the board's CUE package, or a
 single .cue file.
 
+boardc does not fetch the CUE modules a cue.mod/module.cue lists under
+deps: importing one is an error, unless BOARDC_CUE_REGISTRY=1 lets CUE
+fetch it (CUE_REGISTRY, CUE_CACHE_DIR and cue login then apply).
+
 Exit status: 0 success, 1 the description has errors (or, for diff and
 build --check, an output differs), 2 usage or internal error, 3 an I/O
 error writing the outputs (the previous outputs are left as they were).`,
