@@ -44,7 +44,7 @@ deleted input. It is rewritten only when its content changes.
 
 Exit status: 0 success, 1 a description has errors (or, with --check, an
 output differs), 2 usage error, 3 an I/O error writing the outputs (the
-previous outputs are left as they were).
+previous outputs are left as they were) or, with --check, reading them.
 
 --check writes nothing: it prints a unified diff of every output in
 DIR/<board>/ that differs from a fresh build and exits 1 on any drift

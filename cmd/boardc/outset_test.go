@@ -458,3 +458,22 @@ func TestFallbackSwapRecovery(t *testing.T) {
 	}
 	checkLeftovers(t, out)
 }
+
+// TestDriftReadError checks that diff and build --check exit with exitIO
+// when DIR/<board> cannot be read (an output path that is a directory).
+func TestDriftReadError(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := setTree(t, dir)
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(filepath.Join(out, "tiny", "tiny.dtsi"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"diff", "-q", "--against", out, a}, {"build", "-q", "--check", "-o", out, a}} {
+		var stderr bytes.Buffer
+		code := runWith(args, &bytes.Buffer{}, &stderr)
+		want := "boardc " + args[0] + ": read " + filepath.Join(out, "tiny", "tiny.dtsi") + ": is a directory\n"
+		if code != exitIO || stderr.String() != want {
+			t.Errorf("boardc %v: exit %d, stderr %q; want exit %d, stderr %q", args, code, stderr.String(), exitIO, want)
+		}
+	}
+}
