@@ -477,3 +477,47 @@ func TestDriftReadError(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildWaitsForLock holds OUT/.boardc.lock and checks that a build
+// into OUT waits for it before writing, then writes.
+func TestBuildWaitsForLock(t *testing.T) {
+	bin := mustLook(t, "boardc")
+	dir := t.TempDir()
+	a, _ := setTree(t, dir)
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.OpenFile(filepath.Join(out, ".boardc.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(bin, "build", "-q", "-o", out, a)
+	c.Env = append(os.Environ(), "CUE_REGISTRY=none")
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("the build finished while the lock was held: %v\n%s", err, stderr.String())
+	case <-time.After(2 * time.Second):
+	}
+	if _, err := os.Stat(filepath.Join(out, "tiny")); !os.IsNotExist(err) {
+		t.Fatalf("the build wrote while the lock was held (%v)", err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_UN); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("build: %v\n%s", err, stderr.String())
+	}
+	checkSet(t, filepath.Join(out, "tiny"))
+}
