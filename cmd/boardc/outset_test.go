@@ -183,6 +183,14 @@ func TestSameNameTwice(t *testing.T) {
 	if code := runWith([]string{"build", "-q", "-o", out, a, a + "/board.cue", a + "/"}, &bytes.Buffer{}, &stderr); code != exitOK {
 		t.Errorf("one board named three ways: exit %d\n%s", code, stderr.String())
 	}
+	// A file of a package of two files is another board.
+	writeFile(t, filepath.Join(a, "extra.cue"), "package tiny\n")
+	stderr.Reset()
+	code = runWith([]string{"build", "-q", "-o", out, a, a + "/board.cue"}, &bytes.Buffer{}, &stderr)
+	want = fmt.Sprintf("boardc build: %s and %s both declare name \"tiny\": one would overwrite the other's outputs\n", a, a+"/board.cue")
+	if code != exitUsage || !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit %d, stderr starting:\n%s", code, stderr.String(), exitUsage, want)
+	}
 }
 
 // TestIOErrorKeepsOldSet makes writing fail half way (a file size limit
