@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc/outputs"
 )
 
 func newBuild() *cobra.Command {
@@ -45,7 +47,7 @@ deleted input. It is rewritten only when its content changes.
 
 Exit status: 0 success, 1 a description has errors (or, with --check, an
 output differs), 2 usage error, 3 an I/O error writing the outputs (the
-previous outputs are left as they were).
+previous outputs are left as they were) or, with --check, reading them.
 
 --check writes nothing: it prints a unified diff of every output in
 DIR/<board>/ that differs from a fresh build and exits 1 on any drift
@@ -134,24 +136,41 @@ func checkOutDir(dir string) error {
 }
 
 // distinctNames drops a board named twice from one directory (dir and
-// dir/board.cue are one board) and is an error when two directories
-// declare the same name: both would write DIR/<name>/.
+// dir/board.cue are one board when that file is the whole package: the
+// outputs are the same) and is an error when two BOARDs declare the same
+// name otherwise: both would write DIR/<name>/.
 func distinctNames(paths []string, results []*compiler.Result) ([]*compiler.Result, error) {
-	type first struct{ path, dir string }
+	type first struct {
+		path, dir string
+		r         *compiler.Result
+	}
 	seen := map[string]first{}
 	var out []*compiler.Result
 	for i, r := range results {
 		dir := boardDir(paths[i])
 		if f, ok := seen[r.Board.Name]; ok {
-			if f.dir == dir {
+			if f.dir == dir && sameFiles(f.r.Files, r.Files) {
 				continue
 			}
 			return nil, fmt.Errorf("%s and %s both declare name %q: one would overwrite the other's outputs", f.path, paths[i], r.Board.Name)
 		}
-		seen[r.Board.Name] = first{paths[i], dir}
+		seen[r.Board.Name] = first{paths[i], dir, r}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// sameFiles reports whether a and b are the same files, byte for byte.
+func sameFiles(a, b []outputs.File) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || !bytes.Equal(a[i].Data, b[i].Data) {
+			return false
+		}
+	}
+	return true
 }
 
 // boardDir returns the absolute directory of a BOARD argument: the

@@ -30,7 +30,8 @@ generates now, including generated files missing from DIR/<board>/ and
 files there that boardc no longer generates.
 
 Exit status: 0 when every output is up to date, 1 when any differs or a
-description has errors, 2 usage or internal error.
+description has errors, 2 usage or internal error, 3 an I/O error
+reading DIR.
 
 ` + boardRule,
 		Example: `  boardc diff boards/espressobin
@@ -85,7 +86,8 @@ func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, [
 }
 
 // reportDrift prints the drift of every result against dir to stdout and
-// a summary to stderr; it returns exitError{exitDiags} on drift.
+// a summary to stderr; it returns exitError{exitDiags} on drift and
+// exitError{exitIO} when dir cannot be read.
 func reportDrift(cmd *cobra.Command, dir string, results []*compiler.Result) error {
 	// A build writing into dir swaps sets under an exclusive lock: wait
 	// for it rather than read half of a swap.
@@ -96,7 +98,7 @@ func reportDrift(cmd *cobra.Command, dir string, results []*compiler.Result) err
 	for _, r := range results {
 		k, err := drift(cmd.OutOrStdout(), filepath.Join(dir, r.Board.Name), r)
 		if err != nil {
-			return err
+			return ioError(cmd, err)
 		}
 		n += k
 	}

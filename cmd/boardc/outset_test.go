@@ -183,6 +183,14 @@ func TestSameNameTwice(t *testing.T) {
 	if code := runWith([]string{"build", "-q", "-o", out, a, a + "/board.cue", a + "/"}, &bytes.Buffer{}, &stderr); code != exitOK {
 		t.Errorf("one board named three ways: exit %d\n%s", code, stderr.String())
 	}
+	// A file of a package of two files is another board.
+	writeFile(t, filepath.Join(a, "extra.cue"), "package tiny\n")
+	stderr.Reset()
+	code = runWith([]string{"build", "-q", "-o", out, a, a + "/board.cue"}, &bytes.Buffer{}, &stderr)
+	want = fmt.Sprintf("boardc build: %s and %s both declare name \"tiny\": one would overwrite the other's outputs\n", a, a+"/board.cue")
+	if code != exitUsage || !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit %d, stderr starting:\n%s", code, stderr.String(), exitUsage, want)
+	}
 }
 
 // TestIOErrorKeepsOldSet makes writing fail half way (a file size limit
@@ -230,8 +238,9 @@ func TestIOErrorKeepsOldSet(t *testing.T) {
 // TestKilledBuilds kills builds of boardc, alternating between the
 // variants, after a random delay (fixed seed) from 0 to 1.5 times a whole
 // build, and checks after each kill that OUT/tiny is exactly the set of
-// A or of B, and at the end that a build recovers and leaves nothing of
-// the interrupted ones behind.
+// A or of B, and after every tenth and at the end that a whole build
+// recovers and leaves nothing of the interrupted ones behind. The boardc
+// killed is this test binary run as boardc (TestMain), a separate process.
 func TestKilledBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 110 builds")
@@ -258,6 +267,7 @@ func TestKilledBuilds(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(18, 1))
 	seen := map[string]int{}
+	inWrite := 0
 	for i := range 110 {
 		v := []string{a, b}[i%2]
 		delay := time.Duration(rng.Int64N(int64(took) * 3 / 2))
@@ -268,14 +278,33 @@ func TestKilledBuilds(t *testing.T) {
 		time.Sleep(delay)
 		c.Process.Kill()
 		c.Wait()
+		// OUT/.boardc exists from when a build takes the lock to when
+		// it lets it go: the kill landed while it wrote.
+		if _, err := os.Stat(filepath.Join(out, ".boardc")); err == nil {
+			inWrite++
+		}
 		m := checkSet(t, filepath.Join(out, "tiny"))
 		which, ok := manifests[string(m)]
 		if !ok {
 			t.Fatalf("kill %d after %v: manifest.json is neither A's nor B's:\n%s", i, delay, m)
 		}
 		seen[which]++
+		// Every tenth kill, a whole build follows: it recovers what the
+		// kill left and makes its own set.
+		if i%10 == 9 {
+			if o, err := build(v).CombinedOutput(); err != nil {
+				t.Fatalf("build after kill %d: %v\n%s", i, err, o)
+			}
+			if manifests[string(checkSet(t, filepath.Join(out, "tiny")))] != filepath.Base(v) {
+				t.Fatalf("build %s after kill %d did not make its set", v, i)
+			}
+			checkLeftovers(t, out)
+		}
 	}
-	t.Logf("a build takes %v; after the kills OUT/tiny held %v", took, seen)
+	t.Logf("a build takes %v; after the kills OUT/tiny held %v; %d kills landed while a build wrote", took, seen, inWrite)
+	if inWrite == 0 {
+		t.Error("no kill landed while a build wrote: the test did not exercise the swap")
+	}
 	if len(seen) != 2 {
 		t.Errorf("the kills left only the sets %v: they did not land during builds", seen)
 	}
@@ -373,4 +402,130 @@ func TestBoardPathNotADirectory(t *testing.T) {
 			t.Errorf("%s was replaced (%v)", p, err)
 		}
 	}
+}
+
+// TestFallbackSwapRecovery checks the two-rename swap used where
+// RENAME_EXCHANGE is not available, and that the recovery run when the
+// lock is taken undoes a swap cut between its renames: the previous set
+// comes back and the staged one goes.
+func TestFallbackSwapRecovery(t *testing.T) {
+	dir := t.TempDir()
+	a, b := setTree(t, dir)
+	out := filepath.Join(dir, "out")
+	cur := filepath.Join(out, "tiny")
+	state := filepath.Join(out, ".boardc")
+	build := func(board string) {
+		t.Helper()
+		var stderr bytes.Buffer
+		if code := runWith([]string{"build", "-q", "-o", out, board}, &bytes.Buffer{}, &stderr); code != exitOK {
+			t.Fatalf("build %s: exit %d\n%s", board, code, stderr.String())
+		}
+	}
+	build(b)
+	setB := readTree(t, cur)
+	build(a)
+	setA := readTree(t, cur)
+
+	// The whole fallback swap: B staged goes in, A comes out at stage.
+	stage := filepath.Join(state, "tiny.new")
+	copyTree(t, cur, filepath.Join(dir, "keepA"))
+	build(b)
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(cur, stage); err != nil { // B, as staged
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "keepA"), cur); err != nil {
+		t.Fatal(err)
+	}
+	if err := fallbackSwap(stage, cur, filepath.Join(state, "tiny.old")); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffTrees(setB, readTree(t, cur)); d != "" {
+		t.Errorf("after the swap %s is not B's set:\n%s", cur, d)
+	}
+	if d := diffTrees(setA, readTree(t, stage)); d != "" {
+		t.Errorf("after the swap %s is not A's set:\n%s", stage, d)
+	}
+
+	// Cut between the renames: OUT/tiny is at tiny.old, B staged.
+	if err := os.Rename(cur, filepath.Join(state, "tiny.old")); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockOut(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if d := diffTrees(setB, readTree(t, cur)); d != "" {
+		t.Errorf("recovery did not put the previous set back:\n%s", d)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("recovery left %s (%v)", state, err)
+	}
+	checkLeftovers(t, out)
+}
+
+// TestDriftReadError checks that diff and build --check exit with exitIO
+// when DIR/<board> cannot be read (an output path that is a directory).
+func TestDriftReadError(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := setTree(t, dir)
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(filepath.Join(out, "tiny", "tiny.dtsi"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"diff", "-q", "--against", out, a}, {"build", "-q", "--check", "-o", out, a}} {
+		var stderr bytes.Buffer
+		code := runWith(args, &bytes.Buffer{}, &stderr)
+		want := "boardc " + args[0] + ": read " + filepath.Join(out, "tiny", "tiny.dtsi") + ": is a directory\n"
+		if code != exitIO || stderr.String() != want {
+			t.Errorf("boardc %v: exit %d, stderr %q; want exit %d, stderr %q", args, code, stderr.String(), exitIO, want)
+		}
+	}
+}
+
+// TestBuildWaitsForLock holds OUT/.boardc.lock and checks that a build
+// into OUT waits for it before writing, then writes.
+func TestBuildWaitsForLock(t *testing.T) {
+	bin := mustLook(t, "boardc")
+	dir := t.TempDir()
+	a, _ := setTree(t, dir)
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.OpenFile(filepath.Join(out, ".boardc.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(bin, "build", "-q", "-o", out, a)
+	c.Env = append(os.Environ(), "CUE_REGISTRY=none")
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("the build finished while the lock was held: %v\n%s", err, stderr.String())
+	case <-time.After(2 * time.Second):
+	}
+	if _, err := os.Stat(filepath.Join(out, "tiny")); !os.IsNotExist(err) {
+		t.Fatalf("the build wrote while the lock was held (%v)", err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_UN); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("build: %v\n%s", err, stderr.String())
+	}
+	checkSet(t, filepath.Join(out, "tiny"))
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"boardc.dev/boardc/compiler/load"
 )
 
 // TestRegistryOff checks that a module whose deps a board imports fails
@@ -60,5 +62,8 @@ func TestRegistryOff(t *testing.T) {
 	}
 	if requests.Load() == 0 {
 		t.Errorf("BOARDC_CUE_REGISTRY=1 did not let CUE ask the registry:\n%s", stderr.String())
+	}
+	if help := string(runOK(t, "--help")); !strings.Contains(help, load.RegistryEnv+"=1 lets CUE") {
+		t.Errorf("boardc --help does not document %s:\n%s", load.RegistryEnv, help)
 	}
 }

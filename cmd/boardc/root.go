@@ -14,7 +14,7 @@ const (
 	exitOK    = 0 // success
 	exitDiags = 1 // the description has errors
 	exitUsage = 2 // usage or internal error
-	exitIO    = 3 // writing the outputs failed; the previous outputs are left as they were
+	exitIO    = 3 // writing (or, for a drift check, reading) the outputs failed; a failed write leaves the previous outputs
 )
 
 // exitError carries an exit code out of a command.
@@ -54,9 +54,14 @@ a device-tree fragment, Linux driver init snippets and runtime tuning.
 A BOARD argument is a directory holding the board's CUE package, or a
 single .cue file.
 
+boardc does not fetch the CUE modules a cue.mod/module.cue lists under
+deps: importing one is an error, unless BOARDC_CUE_REGISTRY=1 lets CUE
+fetch it (CUE_REGISTRY, CUE_CACHE_DIR and cue login then apply).
+
 Exit status: 0 success, 1 the description has errors (or, for diff and
 build --check, an output differs), 2 usage or internal error, 3 an I/O
-error writing the outputs (the previous outputs are left as they were).`,
+error writing the outputs (the previous outputs are left as they were)
+or, for diff and build --check, reading them.`,
 		Version:       currentVersion().Boardc,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -10,8 +10,11 @@ import (
 // swapIn puts the staged set at cur in one step: renameat2 with
 // RENAME_EXCHANGE (Linux 3.15) exchanges the two directories atomically,
 // leaving the previous set at stage. Without a current set it is a plain
-// rename. A file system that cannot exchange (EINVAL) gets the two-rename
-// fallback, through old.
+// rename: do_renameat2() in fs/namei.c fails an exchange whose target does
+// not exist with ENOENT. A file system whose ->rename does not take the
+// flag fails it with EINVAL (as ext4_rename2() in fs/ext4/namei.c does for
+// flags it does not know), a kernel without renameat2 with ENOSYS: those
+// get the two-rename fallback, through old.
 func swapIn(stage, cur, old string) error {
 	err := unix.Renameat2(unix.AT_FDCWD, stage, unix.AT_FDCWD, cur, unix.RENAME_EXCHANGE)
 	switch {

@@ -135,7 +135,6 @@ func writeSet(outDir, name string, files []outputs.File) (setChange, error) {
 	if err != nil {
 		return ch, err
 	}
-	listed := previousFiles(cur)
 	produced := make(map[string]bool, len(files))
 	same := make([]bool, len(files))
 	for i, f := range files {
@@ -152,9 +151,15 @@ func writeSet(outDir, name string, files []outputs.File) (setChange, error) {
 		}
 	}
 	var keep []string
+	var listed map[string]bool // read only when a file is not produced
 	for _, p := range present {
+		if produced[p] {
+			continue
+		}
+		if listed == nil {
+			listed = previousFiles(cur)
+		}
 		switch {
-		case produced[p]:
 		case listed[p] || isTempFile(p):
 			ch.Removed = append(ch.Removed, p)
 		default:
@@ -194,23 +199,26 @@ func writeSet(outDir, name string, files []outputs.File) (setChange, error) {
 		os.RemoveAll(stage)
 		return ch, err
 	}
-	// The previous set, now at stage; a kill here leaves it to the next
-	// build's recovery.
-	return ch, os.RemoveAll(stage)
+	// The previous set, now at stage. The new set is in place whatever
+	// happens here: what a kill or an error leaves, the next build's
+	// recovery removes.
+	os.RemoveAll(stage)
+	return ch, nil
 }
 
 // previousFiles returns the files the manifest.json in dir lists, itself
-// included, or nil when there is none or it does not parse.
+// included; only itself when there is none or it does not parse (then
+// no other file is known to be boardc's).
 func previousFiles(dir string) map[string]bool {
+	listed := map[string]bool{compiler.ManifestPath: true}
 	data, err := os.ReadFile(filepath.Join(dir, compiler.ManifestPath))
 	if err != nil {
-		return nil
+		return listed
 	}
 	var m compiler.Manifest
 	if json.Unmarshal(data, &m) != nil {
-		return nil
+		return listed
 	}
-	listed := map[string]bool{compiler.ManifestPath: true}
 	for _, f := range m.Files {
 		listed[filepath.FromSlash(f.Path)] = true
 	}

@@ -7,6 +7,7 @@ import (
 
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/synth"
+	"boardc.dev/boardc/outputs"
 )
 
 // BenchmarkWrite times the last stage of a build, writing a board's files
@@ -16,6 +17,8 @@ import (
 //	Fresh      into an empty directory: every file created and renamed
 //	Unchanged  over the same files: each read back and left alone, as a
 //	           rebuild in a build tree does
+//	Changed    over the same files but one, which differs each time: as a
+//	           rebuild after an edit (the set is staged and swapped in)
 //
 //	go test -bench Write -run '^$' ./cmd/boardc/
 func BenchmarkWrite(b *testing.B) {
@@ -46,6 +49,22 @@ func BenchmarkWrite(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
+			}
+		})
+		b.Run("Changed/"+name, func(b *testing.B) {
+			out := filepath.Join(b.TempDir(), name)
+			edited := append([]outputs.File(nil), r.Files...)
+			edited[0].Data = append(append([]byte(nil), edited[0].Data...), '\n')
+			sets := [2][]outputs.File{r.Files, edited}
+			if _, err := writeFiles(out, r.Files); err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			for b.Loop() {
+				i++
+				if written, err := writeFiles(out, sets[i%2]); err != nil || len(written) != 1 {
+					b.Fatalf("wrote %d files, want 1: %v", len(written), err)
+				}
 			}
 		})
 		b.Run("Unchanged/"+name, func(b *testing.B) {
