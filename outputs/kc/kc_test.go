@@ -295,13 +295,17 @@ func TestHostileText(t *testing.T) {
 }
 
 // EdgeBoards returns hand-built boards that exercise the corners of the
-// emitter (a reordered DPIO affinity, LS1088A stashing, a destination that
-// does not fit u8, DPAA2 without DPIOs, no masters at all, hostile free
-// text), for the kbuild test to compile beside the in-tree boards.
+// emitter (split streaming and coherent widths, two compatibles of one
+// C identifier, a reordered DPIO affinity, LS1088A stashing, a destination
+// that does not fit u8, DPAA2 without DPIOs, no masters at all, hostile
+// free text), for the kbuild test to compile beside the in-tree boards.
 func EdgeBoards() []*ir.Board {
 	reordered := dpaa2(0, 2, 6, 7, 0, 1)
 	reordered.DPIOs[3].ID = 9
+	split := master("split", 40, 30, "v,split")
+	split.CoherentBits = 32
 	return []*ir.Board{
+		board("edge-split", nil, split, master("same", 64, 40, "v,same", "v-same")),
 		hostileTextBoard(),
 		ls2088aLike(),
 		board("edge-ls1088a", dpaa2(2, 4, 0, 1, 2, 3, 4, 5, 6, 7), master("eth", 40, 10, "v,eth")),
