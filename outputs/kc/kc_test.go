@@ -75,25 +75,6 @@ func files(t *testing.T, b *ir.Board) (h, c string) {
 	return h, c
 }
 
-// body returns the body of the C function name in src.
-func body(t *testing.T, src, name string) string {
-	t.Helper()
-	i := strings.Index(src, " "+name+"(")
-	if i < 0 {
-		i = strings.Index(src, "*"+name+"(")
-	}
-	if i < 0 {
-		t.Fatalf("no function %s in:\n%s", name, src)
-	}
-	rest := src[i:]
-	open := strings.Index(rest, "\n{\n")
-	end := strings.Index(rest, "\n}\n")
-	if open < 0 || end < open {
-		t.Fatalf("function %s has no body", name)
-	}
-	return rest[open+3 : end+1]
-}
-
 func TestNames(t *testing.T) {
 	b := board("ls2088a-rdb", nil)
 	if got := HeaderName(b); got != "boardc_ls2088a_rdb.h" {
