@@ -171,9 +171,10 @@ func Emit(b *ir.Board) []outputs.File {
 				continue
 			}
 			n++
-			o := outputs.From(ir.RefDPAA2, p.Dev.DPMACPos).Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.Dev.DPMAC))
+			c := outputs.From(ir.RefDPAA2, p.Dev.DPMACPos)
+			o := c.Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.Dev.DPMAC))
 			w.P()
-			w.Comment("\t\t", o, outputs.T(p.Dev.Name, ": ", p.Dev.DPMACPos))
+			w.Comment("\t\t", c, outputs.T(p.Dev.Name, ": ", p.Dev.DPMACPos))
 			w.P(o, "\t\tconnection@", n, " {")
 			w.P(o, "\t\t\tendpoint1 = \"dpni@", p.ID, "\";")
 			w.P(o, "\t\t\tendpoint2 = \"dpmac@", p.Dev.DPMAC, "\";")
