@@ -57,43 +57,43 @@ struct boardc_verify_master {
 static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	/*
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:96; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:100; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:46
 	 */
 	{ "crypto", "/soc/crypto@8000000", true, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * fsl_mc: /soc/fsl-mc@80c000000 (fsl_mc_bus), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:76; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:80; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:46
 	 */
 	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 64, 64, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:127; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:131; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:46
 	 */
 	{ "sata0", "/soc/sata@3200000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:127; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:131; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:46
 	 */
 	{ "sata1", "/soc/sata@3210000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:110; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:114; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:46
 	 */
 	{ "smmu", "/soc/iommu@5000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:165; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:169; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:58
 	 */
 	{ "usb0", "/soc/bus/usb@3100000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL },
 	/*
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:165; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:169; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:58
 	 */
 	{ "usb1", "/soc/bus/usb@3110000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL },
@@ -146,7 +146,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 /*
  * verify_dpio checks that every online CPU has a DPIO of its own
  * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:172. It returns 1 on a
+ * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:176. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */
