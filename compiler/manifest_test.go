@@ -283,7 +283,7 @@ func TestProvenanceFromMap(t *testing.T) {
 func isComment(path, line string) bool {
 	s := strings.TrimSpace(line)
 	switch filepath.Ext(path) {
-	case ".c", ".h", ".dtsi", ".dtso":
+	case ".c", ".h", ".dts", ".dtsi", ".dtso":
 		return strings.HasPrefix(s, "/*") || strings.HasPrefix(s, "*")
 	}
 	return strings.HasPrefix(s, "#")

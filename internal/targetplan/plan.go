@@ -17,7 +17,7 @@
 //	                                the DMA mask widths; SETTER: boardc (the
 //	                                generated C sets them) or driver
 //	limit KEY OWN PCI               the bus DMA limit of the master's device and of
-//	                                the PCI devices behind it (0: none), as
+//	                                the PCI devices behind it (0x0: none), as
 //	                                printk's %#llx prints it
 //	dpio COUNT                      DPAA2 only: the DPIOs described
 //	irq NAME MODE CPUS              the IRQs named NAME, by ascending number:

@@ -28,14 +28,14 @@ master sdhci1 /soc/bus@d0000000/mmc@d0000 noncoherent 32 32 driver
 master usb2 /soc/bus@d0000000/usb@5e000 noncoherent 32 32 driver
 master usb3 /soc/bus@d0000000/usb@58000 noncoherent 32 32 driver
 master xor /soc/bus@d0000000/xor@60900 noncoherent 32 32 boardc
-limit crypto 0 0
-limit eth0 0 0
-limit pcie0 0 0
-limit sata 0 0
-limit sdhci1 0 0
-limit usb2 0 0
-limit usb3 0 0
-limit xor 0 0
+limit crypto 0x0 0x0
+limit eth0 0x0 0x0
+limit pcie0 0x0 0x0
+limit sata 0x0 0x0
+limit sdhci1 0x0 0x0
+limit usb2 0x0 0x0
+limit usb3 0x0 0x0
+limit xor 0x0 0x0
 irq d0090000.crypto driver 0,1
 netdev eth0 node /soc/bus@d0000000/ethernet@30000
 rps eth0 0 3

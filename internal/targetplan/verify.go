@@ -26,10 +26,7 @@ func writeVerify(s *strings.Builder, b *ir.Board) {
 }
 
 // limitText prints a bus DMA limit as the verifier's printk %#llx does:
-// 0 for none, else 0x and lower-case hex digits.
-func limitText(v uint64) string {
-	if v == 0 {
-		return "0"
-	}
-	return fmt.Sprintf("%#x", v)
-}
+// 0x and lower-case hex digits, 0x0 for none (the kernel's number(),
+// lib/vsprintf.c, writes the 0x of its SPECIAL flag for zero too, where
+// C's printf writes 0).
+func limitText(v uint64) string { return fmt.Sprintf("%#x", v) }

@@ -170,10 +170,13 @@ func Emit(b *ir.Board) []outputs.File {
 			if p.Dev == nil || p.Dev.DPMAC == 0 || !connects(l, p) {
 				continue
 			}
+			if n > 0 {
+				w.P()
+			}
 			n++
-			o := outputs.From(ir.RefDPAA2, p.Dev.DPMACPos).Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.Dev.DPMAC))
-			w.P()
-			w.Comment("\t\t", o, outputs.T(p.Dev.Name, ": ", p.Dev.DPMACPos))
+			c := outputs.From(ir.RefDPAA2, p.Dev.DPMACPos)
+			o := c.Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.Dev.DPMAC))
+			w.Comment("\t\t", c, outputs.T(p.Dev.Name, ": ", p.Dev.DPMACPos))
 			w.P(o, "\t\tconnection@", n, " {")
 			w.P(o, "\t\t\tendpoint1 = \"dpni@", p.ID, "\";")
 			w.P(o, "\t\t\tendpoint2 = \"dpmac@", p.Dev.DPMAC, "\";")
@@ -239,8 +242,9 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	}
 	w.P()
 	comment(w, "\t\t",
-		outputs.T("DPIOs: one per CPU, as described (", d.Pos, "); dpaa2_dpio_probe()"),
-		outputs.T("(drivers/soc/fsl/dpio/dpio-driver.c) gives each an online CPU."))
+		outputs.T("DPIOs: one per CPU, as described (", d.Pos, ");"),
+		outputs.T("dpaa2_dpio_probe() (drivers/soc/fsl/dpio/dpio-driver.c) gives each"),
+		outputs.T("an online CPU."))
 	for _, io := range l.DPIOs {
 		o := outputs.From(io.Ref, io.Pos).Named(fmt.Sprintf("dpio@%d", io.ID))
 		w.P(o, "\t\tdpio@", io.ID, " {\t", outputs.N("CPU ", io.CPU, ", ", io.Pos))
@@ -251,8 +255,8 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	}
 	w.P()
 	comment(w, "\t\t",
-		outputs.T(fmt.Sprintf("DPCONs: %d described (", l.DPCONs), d.DPCONPos, fmt.Sprintf("); dpaa2-eth takes one per channel"+
-			" per DPNI, %d here:", l.Channels)),
+		outputs.T(fmt.Sprintf("DPCONs: %d described (", l.DPCONs), d.DPCONPos, ");"),
+		outputs.T(fmt.Sprintf("dpaa2-eth takes one per channel per DPNI, %d here:", l.Channels)),
 		outputs.T("dpaa2_eth_setup_dpio(), dpaa2_eth_setup_dpcon()"),
 		outputs.T("(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c)."))
 	for i := 0; i < l.DPCONs; i++ {

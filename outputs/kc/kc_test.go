@@ -75,25 +75,6 @@ func files(t *testing.T, b *ir.Board) (h, c string) {
 	return h, c
 }
 
-// body returns the body of the C function name in src.
-func body(t *testing.T, src, name string) string {
-	t.Helper()
-	i := strings.Index(src, " "+name+"(")
-	if i < 0 {
-		i = strings.Index(src, "*"+name+"(")
-	}
-	if i < 0 {
-		t.Fatalf("no function %s in:\n%s", name, src)
-	}
-	rest := src[i:]
-	open := strings.Index(rest, "\n{\n")
-	end := strings.Index(rest, "\n}\n")
-	if open < 0 || end < open {
-		t.Fatalf("function %s has no body", name)
-	}
-	return rest[open+3 : end+1]
-}
-
 func TestNames(t *testing.T) {
 	b := board("ls2088a-rdb", nil)
 	if got := HeaderName(b); got != "boardc_ls2088a_rdb.h" {
@@ -295,13 +276,17 @@ func TestHostileText(t *testing.T) {
 }
 
 // EdgeBoards returns hand-built boards that exercise the corners of the
-// emitter (a reordered DPIO affinity, LS1088A stashing, a destination that
-// does not fit u8, DPAA2 without DPIOs, no masters at all, hostile free
-// text), for the kbuild test to compile beside the in-tree boards.
+// emitter (split streaming and coherent widths, two compatibles of one
+// C identifier, a reordered DPIO affinity, LS1088A stashing, a destination
+// that does not fit u8, DPAA2 without DPIOs, no masters at all, hostile
+// free text), for the kbuild test to compile beside the in-tree boards.
 func EdgeBoards() []*ir.Board {
 	reordered := dpaa2(0, 2, 6, 7, 0, 1)
 	reordered.DPIOs[3].ID = 9
+	split := master("split", 40, 30, "v,split")
+	split.CoherentBits = 32
 	return []*ir.Board{
+		board("edge-split", nil, split, master("same", 64, 40, "v,same", "v-same")),
 		hostileTextBoard(),
 		ls2088aLike(),
 		board("edge-ls1088a", dpaa2(2, 4, 0, 1, 2, 3, 4, 5, 6, 7), master("eth", 40, 10, "v,eth")),

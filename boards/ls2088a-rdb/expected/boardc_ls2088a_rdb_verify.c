@@ -57,43 +57,43 @@ struct boardc_verify_master {
 static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	/*
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:106; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:110; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "crypto", "/soc/crypto@8000000", true, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * fsl_mc: /soc/fsl-mc@80c000000 (fsl_mc_bus), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:86; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:90; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 64, 64, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:137; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:141; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "sata0", "/soc/sata@3200000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:137; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:141; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "sata1", "/soc/sata@3210000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:120; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:124; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "smmu", "/soc/iommu@5000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
 	/*
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:175; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:179; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
 	{ "usb0", "/soc/bus/usb@3100000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL },
 	/*
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:175; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:179; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
 	{ "usb1", "/soc/bus/usb@3110000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL },
@@ -146,7 +146,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 /*
  * verify_dpio checks that every online CPU has a DPIO of its own
  * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:182. It returns 1 on a
+ * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:186. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */
