@@ -25,6 +25,9 @@ type Compile struct {
 	// Include lists more include directories, searched after the
 	// kernel's own (scripts/dtc/include-prefixes).
 	Include []string
+	// Annotate records where each property is set (Tree.PropSource),
+	// at the cost of a second dtc run.
+	Annotate bool
 }
 
 // IncludePrefixes is where a kernel tree keeps the include directory of
@@ -45,11 +48,22 @@ var Tools = struct{ CPP, DTC string }{CPP: "cpp", DTC: "dtc"}
 // back on its standard output. The error of a failed step carries what
 // the tool printed.
 func (c Compile) Build(ctx context.Context) (*Tree, error) {
+	if c.Root != "" && c.Annotate {
+		// cpp names the files it includes by the paths it found them
+		// at, which relSource makes relative to the root again.
+		if abs, err := filepath.Abs(c.Root); err == nil {
+			c.Root = abs
+		}
+	}
 	pre, err := c.Preprocess(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return c.DTC(ctx, pre)
+	t, err := c.DTC(ctx, pre)
+	if err != nil || !c.Annotate {
+		return t, err
+	}
+	return t, c.annotate(ctx, pre, t)
 }
 
 // paths returns the .dts's file name and the include directories.
