@@ -80,7 +80,13 @@ func (c Compile) relSource(file string) string {
 	if err != nil {
 		return filepath.ToSlash(file)
 	}
-	rel, err := filepath.Rel(root, file)
+	// cpp names each file by the path it found it at, relative to the
+	// working directory where the include path was.
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return filepath.ToSlash(file)
+	}
+	rel, err := filepath.Rel(root, abs)
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return filepath.ToSlash(file)
 	}

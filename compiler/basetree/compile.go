@@ -48,13 +48,6 @@ var Tools = struct{ CPP, DTC string }{CPP: "cpp", DTC: "dtc"}
 // back on its standard output. The error of a failed step carries what
 // the tool printed.
 func (c Compile) Build(ctx context.Context) (*Tree, error) {
-	if c.Root != "" && c.Annotate {
-		// cpp names the files it includes by the paths it found them
-		// at, which relSource makes relative to the root again.
-		if abs, err := filepath.Abs(c.Root); err == nil {
-			c.Root = abs
-		}
-	}
 	pre, err := c.Preprocess(ctx)
 	if err != nil {
 		return nil, err
