@@ -91,7 +91,7 @@ func (f *baseFlags) source() (func(*ir.Board) (*basetree.Tree, error), error) {
 		}
 		mu.Unlock()
 		e.once.Do(func() {
-			e.t, e.err = basetree.Compile{Root: root, DTS: b.DTS, Include: f.include}.Build(context.Background())
+			e.t, e.err = basetree.Compile{Root: root, DTS: b.DTS, Include: f.include, Annotate: true}.Build(context.Background())
 		})
 		return e.t, e.err
 	}, nil

@@ -74,7 +74,7 @@ cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
 			case ".dtb":
 				tree, err = basetree.ReadFile(in)
 			case ".dts":
-				comp := basetree.Compile{DTS: in, Include: include}
+				comp := basetree.Compile{DTS: in, Include: include, Annotate: true}
 				if root != "" {
 					if rel, ok := under(root, in); ok {
 						comp.Root, comp.DTS, dts, source = root, rel, rel, rel

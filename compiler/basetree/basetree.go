@@ -28,6 +28,9 @@ type Tree struct {
 	labels map[string]string // label -> path, from /__symbols__
 	byPH   map[uint32]*Node  // phandle -> node
 	paths  []string          // sorted
+	// sources maps a node path and property name to file:line, for a
+	// tree compiled with Compile.Annotate.
+	sources map[string]map[string]string
 }
 
 // Node is one node of a Tree.

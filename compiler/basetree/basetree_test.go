@@ -103,3 +103,25 @@ func TestBuildErrors(t *testing.T) {
 		t.Error("garbage read as a tree")
 	}
 }
+
+// TestPropSource: with Annotate, a property's source is the file and line
+// that set it, named as in the kernel tree, through the include prefixes
+// too (LS2088A's crypto in fsl-ls208xa.dtsi, MACCHIATObin's AP XOR engines
+// in armada-ap80x.dtsi).
+func TestPropSource(t *testing.T) {
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	testtool.Look(t, "cpp", "cpp")
+	root, inc := testtool.UpstreamTree(t, "../..")
+	for _, tc := range []struct{ dts, path, want string }{
+		{"arch/arm64/boot/dts/freescale/fsl-ls2088a-rdb.dts", "/soc/crypto@8000000", "arch/arm64/boot/dts/freescale/fsl-ls208xa.dtsi:480"},
+		{"arch/arm64/boot/dts/marvell/armada-8040-mcbin.dts", "/soc/bus@f0000000/xor@400000", "arch/arm64/boot/dts/marvell/armada-ap80x.dtsi:181"},
+	} {
+		tree, err := basetree.Compile{Root: root, DTS: tc.dts, Include: inc, Annotate: true}.Build(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tree.PropSource(tc.path, "dma-coherent"); got != tc.want {
+			t.Errorf("%s %s: dma-coherent from %q, want %q", tc.dts, tc.path, got, tc.want)
+		}
+	}
+}

@@ -25,6 +25,9 @@ type Compile struct {
 	// Include lists more include directories, searched after the
 	// kernel's own (scripts/dtc/include-prefixes).
 	Include []string
+	// Annotate records where each property is set (Tree.PropSource),
+	// at the cost of a second dtc run.
+	Annotate bool
 }
 
 // IncludePrefixes is where a kernel tree keeps the include directory of
@@ -49,7 +52,11 @@ func (c Compile) Build(ctx context.Context) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.DTC(ctx, pre)
+	t, err := c.DTC(ctx, pre)
+	if err != nil || !c.Annotate {
+		return t, err
+	}
+	return t, c.annotate(ctx, pre, t)
 }
 
 // paths returns the .dts's file name and the include directories.

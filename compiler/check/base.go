@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -27,4 +29,13 @@ func baseNode(t *basetree.Tree, n ir.Node) *basetree.Node {
 // inTree is the note that names a node of the base tree.
 func inTree(t *basetree.Tree, path string) diag.Note {
 	return diag.Note{Message: "node " + path + " in the base tree " + t.Source}
+}
+
+// setAt is the note that says where upstream sets a property, when the
+// tree knows its sources (compiled with annotations), or nothing.
+func setAt(t *basetree.Tree, path, prop string) []diag.Note {
+	if src := t.PropSource(path, prop); src != "" {
+		return []diag.Note{{Message: fmt.Sprintf("%s on %s is set at %s", prop, path, src)}}
+	}
+	return nil
 }

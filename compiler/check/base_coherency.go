@@ -37,6 +37,10 @@ var BaseCoherency = &Check{
 			if by != nil && by != n {
 				where = "bus node " + by.Path
 			}
+			notes := []diag.Note{inTree(t, n.Path)}
+			if by != nil {
+				notes = append(notes, setAt(t, by.Path, map[bool]string{true: "dma-coherent", false: "dma-noncoherent"}[up])...)
+			}
 			pos := m.Pos
 			if m.Coherency != nil {
 				pos = m.Coherency.Pos
@@ -45,17 +49,16 @@ var BaseCoherency = &Check{
 			case up && m.DeletesCoherent():
 				p.ReportSeverity(diag.Info, m.Ref, pos,
 					fmt.Sprintf("master %s: upstream marks %s dma-coherent and the description opts out; the built tree has it non-coherent (the fragment deletes dma-coherent and writes dma-noncoherent)", m.Key, where),
-					inTree(t, n.Path))
+					notes...)
 			case up:
 				p.Report(m.Ref, pos,
 					fmt.Sprintf("master %s: upstream marks %s dma-coherent and the description does not (%s); the fragment leaves it, so the built tree has it coherent",
 						m.Key, where, coherenceWord(m)),
-					inTree(t, n.Path),
-					diag.Note{Message: "state coherency: {coherent: true, source: ...} if upstream is right, or {coherent: false, reason: ...} to opt out"})
+					append(notes, diag.Note{Message: "state coherency: {coherent: true, source: ...} if upstream is right, or {coherent: false, reason: ...} to opt out"})...)
 			default:
 				p.ReportSeverity(diag.Info, m.Ref, pos,
 					fmt.Sprintf("master %s: the description marks it coherent and upstream does not; the built tree has it coherent (the fragment adds dma-coherent)", m.Key),
-					inTree(t, n.Path))
+					notes...)
 			}
 		}
 	},

@@ -55,9 +55,14 @@ var BaseCPUs = &Check{
 			slices.Sort(cs)
 			mine = append(mine, cs)
 		}
-		if !slices.EqualFunc(mine, topo.Clusters, slices.Equal) {
+		// The same partition in another order is the same topology.
+		byFirst := func(a, b []int) int { return slices.Compare(a, b) }
+		theirs := slices.Clone(topo.Clusters)
+		slices.SortFunc(mine, byFirst)
+		slices.SortFunc(theirs, byFirst)
+		if !slices.EqualFunc(mine, theirs, slices.Equal) {
 			p.Report(ir.RefCPUs, pos,
-				fmt.Sprintf("the clusters %v differ from the base tree's %v (from its %s)", mine, topo.Clusters, topo.From),
+				fmt.Sprintf("the clusters %v differ from the base tree's %v (from its %s)", mine, theirs, topo.From),
 				inTree(t, "/cpus"))
 		}
 	},

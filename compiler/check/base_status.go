@@ -30,7 +30,7 @@ var BaseStatus = &Check{
 			p.Report(m.Ref, orPos(m.EnabledPos, m.Pos),
 				fmt.Sprintf("master %s is %s in the description, but in the base tree its node %s; the fragment does not write status, so the built tree has it %s",
 					m.Key, state[m.Enabled], statusPhrase(n), state[n.Enabled()]),
-				inTree(t, n.Path))
+				append([]diag.Note{inTree(t, n.Path)}, setAt(t, n.Path, "status")...)...)
 		}
 	},
 }

@@ -72,3 +72,45 @@ func TestBaseWaiver(t *testing.T) {
 		t.Errorf("without a tree: findings %v, want no unused-waiver warning for a base-tree check", got)
 	}
 }
+
+// TestBaseClusters: clusters are compared as a partition of the CPUs, so
+// the same clusters listed in another order agree with cpu-map, and a
+// different grouping does not.
+func TestBaseClusters(t *testing.T) {
+	tree := baseOf(t, `/dts-v1/;
+/ {
+	#address-cells = <2>; #size-cells = <2>;
+	cpus { #address-cells = <1>; #size-cells = <0>;
+		c0: cpu@0 { device_type = "cpu"; compatible = "arm,cortex-a53"; reg = <0>; };
+		c1: cpu@1 { device_type = "cpu"; compatible = "arm,cortex-a53"; reg = <1>; };
+		c2: cpu@100 { device_type = "cpu"; compatible = "arm,cortex-a53"; reg = <0x100>; };
+		c3: cpu@101 { device_type = "cpu"; compatible = "arm,cortex-a53"; reg = <0x101>; };
+		cpu-map {
+			cluster0 { core0 { cpu = <&c0>; }; core1 { cpu = <&c1>; }; };
+			cluster1 { core0 { cpu = <&c2>; }; core1 { cpu = <&c3>; }; };
+		};
+	};
+};
+`)
+	for _, tc := range []struct {
+		clusters [][]int
+		want     bool
+	}{
+		{[][]int{{2, 3}, {0, 1}}, false},
+		{[][]int{{0, 1}, {2, 3}}, false},
+		{[][]int{{0, 2}, {1, 3}}, true},
+	} {
+		b := board()
+		b.SoC.Clusters = nil
+		for _, c := range tc.clusters {
+			b.SoC.Clusters = append(b.SoC.Clusters, ir.Cluster{Core: "arm,cortex-a53", CPUs: c, Pos: pos(4)})
+		}
+		b.SoC.DPAA2 = nil
+		finish(b)
+		p := &Pass{Board: b, Base: tree, check: BaseCPUs}
+		BaseCPUs.Run(p)
+		if got := len(p.found) > 0; got != tc.want {
+			t.Errorf("clusters %v: reported %v, want %v (%v)", tc.clusters, got, tc.want, p.found)
+		}
+	}
+}

@@ -70,6 +70,40 @@ func pkgOf(name string) string {
 	return strings.ReplaceAll(name, "-", "")
 }
 
+// SoCName picks the SoC's name from the root's compatibles, most specific
+// first: the first after the board's own that does not name the board
+// (armada8040-mcbin-doubleshot, armada8040-mcbin, armada8040 on the
+// MACCHIATObin board armada-8040-mcbin gives armada8040). A compatible
+// names the board when, letters and digits only, it holds the board's
+// name or the board's name ends with it (espressobin).
+func SoCName(compat []string, board string) string {
+	squash := func(s string) string {
+		var b strings.Builder
+		for _, r := range strings.ToLower(s) {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}
+	stem := squash(board)
+	part := func(c string) string {
+		_, after, _ := strings.Cut(c, ",")
+		return after
+	}
+	for i, c := range compat {
+		p := squash(part(c))
+		if i == 0 || p == "" || strings.Contains(p, stem) || strings.HasSuffix(stem, p) {
+			continue
+		}
+		return nameOf(part(c))
+	}
+	if len(compat) > 0 {
+		return nameOf(part(compat[len(compat)-1]))
+	}
+	return ""
+}
+
 // Generate writes the draft of t's SoC and board.
 func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 	root := t.Node("/")
@@ -79,10 +113,8 @@ func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 		board = nameOf(strings.TrimSuffix(path.Base(o.Source), path.Ext(o.Source)))
 	}
 	soc := o.SoC
-	if soc == "" && len(compat) > 0 {
-		c := compat[min(1, len(compat)-1)]
-		_, after, _ := strings.Cut(c, ",")
-		soc = nameOf(after)
+	if soc == "" {
+		soc = SoCName(compat, board)
 	}
 	if nameOf(board) != board || board == "" {
 		return nil, fmt.Errorf("board name %q is not a board name (lower-case letters, digits and -, starting with a letter): give one with --board", board)

@@ -110,3 +110,23 @@ func testdataDir(t *testing.T) string {
 	}
 	return d
 }
+
+// TestSoCName pins the SoC names the draft takes from root compatibles
+// of the reference boards.
+func TestSoCName(t *testing.T) {
+	for _, tc := range []struct {
+		board  string
+		compat []string
+		want   string
+	}{
+		{"armada-3720-espressobin", []string{"globalscale,espressobin", "marvell,armada3720", "marvell,armada3710"}, "armada3720"},
+		{"armada-8040-mcbin", []string{"marvell,armada8040-mcbin-doubleshot", "marvell,armada8040-mcbin", "marvell,armada8040", "marvell,armada-ap806-quad", "marvell,armada-ap806"}, "armada8040"},
+		{"fsl-ls2088a-rdb", []string{"fsl,ls2088a-rdb", "fsl,ls2088a"}, "ls2088a"},
+		{"bcm2711-rpi-4-b", []string{"raspberrypi,4-model-b", "brcm,bcm2711"}, "bcm2711"},
+		{"tiny", []string{"vendor,tiny"}, "tiny"},
+	} {
+		if got := draft.SoCName(tc.compat, tc.board); got != tc.want {
+			t.Errorf("%s %v: SoC %q, want %q", tc.board, tc.compat, got, tc.want)
+		}
+	}
+}

@@ -23,6 +23,10 @@ import (
 // the imported draft as one more file of the board's package.
 const factsDir = "testdata/roundtrip"
 
+// sourceRE matches an imported coherency fact's source: the upstream
+// file and line that set dma-coherent.
+var sourceRE = regexp.MustCompile(`^arch/arm(64)?/boot/dts/[a-z0-9/_.-]+\.dtsi?:\d+: dma-coherent$`)
+
 // dmaCoherentRE matches a dma-coherent property line of preprocessed DTS.
 var dmaCoherentRE = regexp.MustCompile(`(?m)^\s*dma-coherent\s*;\s*$`)
 
@@ -43,7 +47,7 @@ func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	for _, gt := range boards {
 		t.Run(gt.Name, func(t *testing.T) {
-			comp := basetree.Compile{Root: root, DTS: gt.DTS, Include: inc}
+			comp := basetree.Compile{Root: root, DTS: gt.DTS, Include: inc, Annotate: true}
 			tree, err := comp.Build(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -76,6 +80,11 @@ func TestRoundTrip(t *testing.T) {
 				var b strings.Builder
 				_ = r.Diagnostics.WriteText(&b)
 				t.Fatalf("the draft with its facts does not build:\n%s", b.String())
+			}
+			for _, m := range r.Board.SoC.Masters {
+				if m.Coherency != nil && !sourceRE.MatchString(m.Coherency.Source) {
+					t.Errorf("master %s: coherency source %q names no upstream file and line", m.Key, m.Coherency.Source)
+				}
 			}
 			var frag []byte
 			for _, f := range r.Files {

@@ -26,12 +26,6 @@ func (g *gen) socFile(soc, pkg string, compat []string) []byte {
 		"the TODO comments say what it cannot. Review each fact against the SoC's documentation before relying on it.", soc, src))
 	w.p("package %s", pkg)
 	w.p("")
-	w.comment("dmaCoherent is the master-level fact of each node upstream marks dma-coherent.")
-	w.p("_dmaCoherent: {")
-	w.p("coherent: true")
-	w.p("source: %s", str(limit(src+": dma-coherent", 200)))
-	w.p("}")
-	w.p("")
 	w.p("soc: {")
 	w.p("name: %s", str(soc))
 	socCompat := []string{}
@@ -173,7 +167,14 @@ func (g *gen) master(w *w, m *basetree.Node) {
 	w.p("compatible: %s", strs(compat))
 	w.p("bus: %s", str(g.keys.of[g.busOf[m]]))
 	if m.Has("dma-coherent") {
-		w.p("coherency: _dmaCoherent")
+		// Upstream's dma-coherent, a verified fact of this master,
+		// sourced to the file and line that set it where the tree
+		// was compiled with its sources.
+		from := g.t.PropSource(m.Path, "dma-coherent")
+		if from == "" {
+			from = src
+		}
+		w.p("coherency: {coherent: true, source: %s}", str(limit(from+": dma-coherent", 200)))
 	}
 	if cells, ok := m.Cells("iommus"); ok && len(cells) > 0 {
 		if iommu := g.t.ByPhandle(cells[0]); iommu != nil {
