@@ -18,15 +18,24 @@ name=espressobin
 # description has errors: the build fails.
 "$HOST_DIR/bin/boardc" build --werror -q -o "$out" "$board"
 
-# The systemd unit and the irqbalance policy name these paths.
-install -d "$target/usr/libexec/boardc/$name" "$target/etc/sysctl.d" \
-	"$target/usr/lib/systemd/system"
-install -m 0755 "$out/$name/tune.sh" "$out/$name/irqbalance-policy.sh" \
-	"$target/usr/libexec/boardc/$name/"
+# The units, the udev rule, the irqbalance drop-in and the init scripts
+# name these paths.
+install -d "$target/usr/libexec/boardc/$name" "$target/usr/libexec/boardc/irqbalance.d" \
+	"$target/etc/sysctl.d"
+install -m 0755 "$out/$name/tune.sh" "$target/usr/libexec/boardc/$name/"
+install -m 0755 "$out/$name/irqbalance-policy.sh" "$target/usr/libexec/boardc/irqbalance.d/boardc-$name"
 install -m 0644 "$out/$name"/sysctl.d/*.conf "$target/etc/sysctl.d/"
-install -m 0644 "$out/$name/boardc-tune-$name.service" "$target/usr/lib/systemd/system/"
 if [ -d "$target/etc/systemd/system" ]; then
-	install -d "$target/etc/systemd/system/multi-user.target.wants"
+	install -d "$target/usr/lib/systemd/system/irqbalance.service.d" "$target/usr/lib/udev/rules.d" \
+		"$target/etc/systemd/system/multi-user.target.wants"
+	install -m 0644 "$out/$name/boardc-tune-$name.service" "$out/$name/boardc-tune-$name@.service" \
+		"$target/usr/lib/systemd/system/"
+	install -m 0644 "$out/$name"/irqbalance.service.d/*.conf "$target/usr/lib/systemd/system/irqbalance.service.d/"
+	install -m 0644 "$out/$name"/udev/*.rules "$target/usr/lib/udev/rules.d/"
 	ln -sf "/usr/lib/systemd/system/boardc-tune-$name.service" \
 		"$target/etc/systemd/system/multi-user.target.wants/"
+else
+	# BusyBox init (or sysvinit): rcS runs /etc/init.d/S??* with "start".
+	install -d "$target/etc/init.d"
+	install -m 0755 "$out/$name/init.d/S40boardc-tune-$name" "$target/etc/init.d/"
 fi
