@@ -18,13 +18,19 @@ SYSTEMD_SERVICE:${PN} = "boardc-tune-${BOARD}.service"
 
 do_install() {
 	out="${BOARDC_OUTDIR}/${BOARD}"
-	# The unit and the irqbalance policy name these paths.
-	install -d ${D}${libexecdir}/boardc/${BOARD} ${D}${sysconfdir}/sysctl.d \
-		${D}${systemd_system_unitdir}
-	install -m 0755 "$out/tune.sh" "$out/irqbalance-policy.sh" ${D}${libexecdir}/boardc/${BOARD}/
+	# The units, the udev rule and the irqbalance drop-in name these paths.
+	install -d ${D}${libexecdir}/boardc/${BOARD} ${D}${libexecdir}/boardc/irqbalance.d \
+		${D}${sysconfdir}/sysctl.d ${D}${systemd_system_unitdir}/irqbalance.service.d \
+		${D}${nonarch_base_libdir}/udev/rules.d
+	install -m 0755 "$out/tune.sh" ${D}${libexecdir}/boardc/${BOARD}/
+	install -m 0755 "$out/irqbalance-policy.sh" ${D}${libexecdir}/boardc/irqbalance.d/boardc-${BOARD}
 	install -m 0644 "$out"/sysctl.d/*.conf ${D}${sysconfdir}/sysctl.d/
-	install -m 0644 "$out/boardc-tune-${BOARD}.service" ${D}${systemd_system_unitdir}/
+	install -m 0644 "$out/boardc-tune-${BOARD}.service" "$out/boardc-tune-${BOARD}@.service" \
+		${D}${systemd_system_unitdir}/
+	install -m 0644 "$out"/irqbalance.service.d/*.conf ${D}${systemd_system_unitdir}/irqbalance.service.d/
+	install -m 0644 "$out"/udev/*.rules ${D}${nonarch_base_libdir}/udev/rules.d/
 }
 
-FILES:${PN} += "${libexecdir}/boardc ${sysconfdir}/sysctl.d"
+FILES:${PN} += "${libexecdir}/boardc ${sysconfdir}/sysctl.d \
+	${systemd_system_unitdir} ${nonarch_base_libdir}/udev/rules.d"
 # tune.sh is POSIX sh; busybox or coreutils provide what it runs.
