@@ -12,6 +12,7 @@ ls /usr/src/linux-headers-*-amd64/Makefile >/dev/null 2>&1 || need+=(linux-heade
 command -v ip >/dev/null || need+=(iproute2)
 command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v busybox >/dev/null || need+=(busybox)
+command -v jq >/dev/null || need+=(jq)
 command -v unshare >/dev/null || need+=(util-linux)
 command -v make >/dev/null || need+=(make)
 command -v gcc >/dev/null && command -v cpp >/dev/null || need+=(gcc cpp)
