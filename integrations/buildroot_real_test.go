@@ -252,3 +252,52 @@ func TestBuildrootCheckPackage(t *testing.T) {
 	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
 	run(t, br, nil, filepath.Join(br, "support", "download", "check-hash"), lic, "LICENSE", hash)
 }
+
+// TestBuildrootDownloadVendors runs Buildroot's download of host-boardc
+// as pkg-generic.mk calls it (support/download/dl-wrapper, the git
+// backend on this checkout's HEAD, then the go post-process), and checks
+// that the archive it makes holds boardc with its modules vendored: the
+// go tool then resolves every package of cmd/boardc with GOPROXY=off and
+// -mod=vendor, as Buildroot's build step runs it. Buildroot's GOPROXY is
+// direct (each module's own repository); here the local module cache
+// and the Go proxy stand in for it.
+func TestBuildrootDownloadVendors(t *testing.T) {
+	br := buildroot(t)
+	gobin := testtool.Look(t, "go", "golang-go")
+	testtool.Look(t, "git", "git")
+	top, _ := filepath.Abs(root)
+	revb, err := exec.Command("git", "-C", top, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	rev := strings.TrimSpace(string(revb))
+	dl := t.TempDir()
+	name := "boardc-" + rev + "-git4-go2.tar.gz"
+	proxy := "https://proxy.golang.org"
+	if local, err := exec.Command(gobin, "env", "GOMODCACHE").Output(); err == nil && len(strings.TrimSpace(string(local))) > 0 {
+		proxy = "file://" + filepath.Join(strings.TrimSpace(string(local)), "cache", "download") + "," + proxy
+	}
+	env := []string{"GO111MODULE=on", "GOFLAGS=-mod=vendor", "GOTOOLCHAIN=local", "GOPROXY=" + proxy,
+		"GOMODCACHE=" + filepath.Join(dl, "gomod"), "TAR=tar", "GIT=git", "BR_NO_CHECK_HASH_FOR=" + name}
+	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
+	run(t, br, env, filepath.Join(br, "support", "download", "dl-wrapper"),
+		"-c", rev, "-d", filepath.Join(dl, "boardc"), "-D", dl, "-f", name, "-H", hash,
+		"-n", "boardc-"+rev, "-N", "boardc", "-o", filepath.Join(dl, "boardc", name),
+		"-u", "git+"+filepath.Join(top, "integrations", "buildroot", "..", ".."), "-p", "go", "--")
+
+	src := filepath.Join(dl, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ".", nil, "tar", "-C", src, "--strip-components=1", "-xzf", filepath.Join(dl, "boardc", name))
+	for _, f := range []string{"LICENSE", "go.mod", "vendor/modules.txt", "cmd/boardc"} {
+		if _, err := os.Stat(filepath.Join(src, f)); err != nil {
+			t.Errorf("the download lacks %s: %v", f, err)
+		}
+	}
+	out := run(t, src, []string{"GOFLAGS=-mod=vendor", "GOPROXY=off", "GOTOOLCHAIN=local",
+		"GOMODCACHE=" + filepath.Join(dl, "empty")}, gobin, "list", "-deps", goModule(t)+"/cmd/boardc")
+	if !strings.Contains(out, "cuelang.org/go/cue\n") {
+		t.Errorf("go list -deps from the vendored download does not reach cuelang.org/go/cue:\n%s", out)
+	}
+}
