@@ -84,7 +84,7 @@ func TestYoctoGoMods(t *testing.T) {
 	}
 	cmd := exec.Command(gobin, "list", "-json=Dir,Module", "-deps", goModule(t)+"/cmd/boardc")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOFLAGS=-mod=mod -modcacherw", "GOPROXY="+proxy,
+	cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOFLAGS=-mod=readonly -modcacherw", "GOPROXY="+proxy,
 		"GOTOOLCHAIN=local", "GOWORK=off")
 	out, err := cmd.Output()
 	if err != nil {
