@@ -103,7 +103,7 @@ func TestBuildrootParses(t *testing.T) {
 		"HOST_BOARDC_HASH_FILES", "HOST_BOARDC_SITE",
 		"BOARDC_TUNE_BUILD_CMDS", "BOARDC_TUNE_INSTALL_INIT_SYSV", "BOARDC_TUNE_INSTALL_INIT_SYSTEMD",
 		"BOARDC_TUNE_INSTALL_TARGET_CMDS", "BOARDC_TUNE_FINAL_DEPENDENCIES", "BOARDC_TUNE_SITE",
-		"LINUX_FINAL_PATCH_DEPENDENCIES", "LINUX_POST_PATCH_HOOKS", "BOARDC_TUNE_INCLUDE_DTSI")
+		"LINUX_FINAL_PATCH_DEPENDENCIES", "LINUX_POST_PATCH_HOOKS", "BOARDC_TUNE_KERNEL_FRAGMENT", "LINUX_DTBS")
 	ext, _ := filepath.Abs(brTree)
 	top, _ := filepath.Abs(root)
 	for k, want := range map[string]string{
@@ -132,7 +132,7 @@ func TestBuildrootParses(t *testing.T) {
 		"BOARDC_TUNE_INSTALL_INIT_SYSV":    " " + filepath.Join(o, "target") + " sysv",
 		"BOARDC_TUNE_INSTALL_INIT_SYSTEMD": " " + filepath.Join(o, "target") + " systemd",
 		"BOARDC_TUNE_FINAL_DEPENDENCIES":   "host-boardc host-jq",
-		"LINUX_POST_PATCH_HOOKS":           "BOARDC_TUNE_INCLUDE_DTSI",
+		"LINUX_POST_PATCH_HOOKS":           "BOARDC_TUNE_KERNEL_FRAGMENT",
 	} {
 		if !strings.Contains(v[k], want) {
 			t.Errorf("%s = %q, want it to contain %q", k, v[k], want)
@@ -141,9 +141,43 @@ func TestBuildrootParses(t *testing.T) {
 	for _, d := range espressobinDTS {
 		want := filepath.Join(o, "build", "linux-") // the version is the defconfig's
 		dts := "/arch/arm64/boot/dts/" + d + ".dts"
-		if !strings.Contains(v["BOARDC_TUNE_INCLUDE_DTSI"], dts) || !strings.Contains(v["BOARDC_TUNE_INCLUDE_DTSI"], want) {
-			t.Errorf("BOARDC_TUNE_INCLUDE_DTSI does not include the fragment in %s:\n%s", d, v["BOARDC_TUNE_INCLUDE_DTSI"])
+		if !strings.Contains(v["BOARDC_TUNE_KERNEL_FRAGMENT"], dts) || !strings.Contains(v["BOARDC_TUNE_KERNEL_FRAGMENT"], want) {
+			t.Errorf("BOARDC_TUNE_KERNEL_FRAGMENT does not include the fragment in %s:\n%s", d, v["BOARDC_TUNE_KERNEL_FRAGMENT"])
 		}
+	}
+	if strings.Contains(v["LINUX_DTBS"], "boardc") || strings.Contains(v["BOARDC_TUNE_KERNEL_FRAGMENT"], "--overlay") {
+		t.Errorf("the include route builds an overlay: LINUX_DTBS = %q", v["LINUX_DTBS"])
+	}
+}
+
+// TestBuildrootOverlay configures the ESPRESSObin with the overlay route:
+// the kernel builds marvell/boardc-espressobin.dtbo beside the five
+// device trees, with symbols in them.
+func TestBuildrootOverlay(t *testing.T) {
+	br := buildroot(t)
+	o := brConfigure(t, br, "globalscale_espressobin_defconfig",
+		"BR2_PACKAGE_HOST_BOARDC=y",
+		`BR2_PACKAGE_HOST_BOARDC_VERSION="v0.1.0"`,
+		"BR2_PACKAGE_BOARDC_TUNE=y",
+		`BR2_PACKAGE_BOARDC_TUNE_BOARD="espressobin"`,
+		"BR2_LINUX_KERNEL_EXT_BOARDC_TUNE=y",
+		"BR2_LINUX_KERNEL_EXT_BOARDC_TUNE_OVERLAY=y",
+	)
+	if !strings.Contains(readFile(t, filepath.Join(o, ".config")), "\nBR2_LINUX_KERNEL_DTB_OVERLAY_SUPPORT=y\n") {
+		t.Error("the overlay route does not select BR2_LINUX_KERNEL_DTB_OVERLAY_SUPPORT")
+	}
+	v := printvars(t, br, o, "LINUX_DTBS", "BOARDC_TUNE_KERNEL_FRAGMENT", "LINUX_MAKE_ENV")
+	want := "marvell/armada-3720-espressobin.dtb marvell/armada-3720-espressobin-emmc.dtb marvell/armada-3720-espressobin-v7.dtb " +
+		"marvell/armada-3720-espressobin-v7-emmc.dtb marvell/armada-3720-espressobin-ultra.dtb marvell/boardc-espressobin.dtbo"
+	if strings.Join(strings.Fields(v["LINUX_DTBS"]), " ") != want {
+		t.Errorf("LINUX_DTBS = %q, want %q", v["LINUX_DTBS"], want)
+	}
+	if f := v["BOARDC_TUNE_KERNEL_FRAGMENT"]; !strings.Contains(f, "boardc-tune-dts --overlay ") ||
+		!strings.HasSuffix(f, "/arch/arm64/boot/dts/marvell/boardc-espressobin.dtso") {
+		t.Errorf("BOARDC_TUNE_KERNEL_FRAGMENT = %q", f)
+	}
+	if !strings.Contains(v["LINUX_MAKE_ENV"], "DTC_FLAGS=-@") {
+		t.Errorf("LINUX_MAKE_ENV = %q: the DTBs are built without symbols", v["LINUX_MAKE_ENV"])
 	}
 }
 
