@@ -68,6 +68,31 @@ func TestBuildrootDTSInclude(t *testing.T) {
 	}
 }
 
+// TestBuildrootDTSOverlay runs the script's overlay form: the board's
+// .dtso lands where the kernel builds it, and a board without an
+// overlay (qemu-virt, BC0105) stops the build saying so.
+func TestBuildrootDTSOverlay(t *testing.T) {
+	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-dts")
+	out, name := boardOutput(t, "espressobin")
+	dir := filepath.Join(t.TempDir(), "marvell")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "boardc-"+name+".dtso")
+	run(t, ".", nil, script, "--overlay", out, dst)
+	if readFile(t, dst) != readFile(t, filepath.Join(out, name, name+".dtso")) {
+		t.Error("the overlay in the kernel tree is not boardc's .dtso")
+	}
+
+	out, _ = boardOutput(t, "qemu-virt")
+	cmd := exec.Command(script, "--overlay", out, filepath.Join(dir, "boardc-qemu-virt.dtso"))
+	msg, err := cmd.CombinedOutput()
+	want := "boardc-tune: board qemu-virt has no overlay (a fragment that deletes a property cannot be one): include the fragment instead\n"
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || string(msg) != want {
+		t.Errorf("qemu-virt overlay: %v %q, want exit 1 and %q", err, msg, want)
+	}
+}
+
 // TestBuildrootDTSCompiles runs the hook on the upstream device tree of
 // every in-tree board that names one, in a copy of its upstream
 // directory, and builds it the way kbuild does: the properties the

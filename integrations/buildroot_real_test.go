@@ -103,7 +103,7 @@ func TestBuildrootParses(t *testing.T) {
 		"HOST_BOARDC_HASH_FILES", "HOST_BOARDC_SITE",
 		"BOARDC_TUNE_BUILD_CMDS", "BOARDC_TUNE_INSTALL_INIT_SYSV", "BOARDC_TUNE_INSTALL_INIT_SYSTEMD",
 		"BOARDC_TUNE_INSTALL_TARGET_CMDS", "BOARDC_TUNE_FINAL_DEPENDENCIES", "BOARDC_TUNE_SITE",
-		"LINUX_FINAL_PATCH_DEPENDENCIES", "LINUX_POST_PATCH_HOOKS", "BOARDC_TUNE_INCLUDE_DTSI")
+		"LINUX_FINAL_PATCH_DEPENDENCIES", "LINUX_POST_PATCH_HOOKS", "BOARDC_TUNE_KERNEL_FRAGMENT", "LINUX_DTBS")
 	ext, _ := filepath.Abs(brTree)
 	top, _ := filepath.Abs(root)
 	for k, want := range map[string]string{
@@ -132,7 +132,7 @@ func TestBuildrootParses(t *testing.T) {
 		"BOARDC_TUNE_INSTALL_INIT_SYSV":    " " + filepath.Join(o, "target") + " sysv",
 		"BOARDC_TUNE_INSTALL_INIT_SYSTEMD": " " + filepath.Join(o, "target") + " systemd",
 		"BOARDC_TUNE_FINAL_DEPENDENCIES":   "host-boardc host-jq",
-		"LINUX_POST_PATCH_HOOKS":           "BOARDC_TUNE_INCLUDE_DTSI",
+		"LINUX_POST_PATCH_HOOKS":           "BOARDC_TUNE_KERNEL_FRAGMENT",
 	} {
 		if !strings.Contains(v[k], want) {
 			t.Errorf("%s = %q, want it to contain %q", k, v[k], want)
@@ -141,9 +141,43 @@ func TestBuildrootParses(t *testing.T) {
 	for _, d := range espressobinDTS {
 		want := filepath.Join(o, "build", "linux-") // the version is the defconfig's
 		dts := "/arch/arm64/boot/dts/" + d + ".dts"
-		if !strings.Contains(v["BOARDC_TUNE_INCLUDE_DTSI"], dts) || !strings.Contains(v["BOARDC_TUNE_INCLUDE_DTSI"], want) {
-			t.Errorf("BOARDC_TUNE_INCLUDE_DTSI does not include the fragment in %s:\n%s", d, v["BOARDC_TUNE_INCLUDE_DTSI"])
+		if !strings.Contains(v["BOARDC_TUNE_KERNEL_FRAGMENT"], dts) || !strings.Contains(v["BOARDC_TUNE_KERNEL_FRAGMENT"], want) {
+			t.Errorf("BOARDC_TUNE_KERNEL_FRAGMENT does not include the fragment in %s:\n%s", d, v["BOARDC_TUNE_KERNEL_FRAGMENT"])
 		}
+	}
+	if strings.Contains(v["LINUX_DTBS"], "boardc") || strings.Contains(v["BOARDC_TUNE_KERNEL_FRAGMENT"], "--overlay") {
+		t.Errorf("the include route builds an overlay: LINUX_DTBS = %q", v["LINUX_DTBS"])
+	}
+}
+
+// TestBuildrootOverlay configures the ESPRESSObin with the overlay route:
+// the kernel builds marvell/boardc-espressobin.dtbo beside the five
+// device trees, with symbols in them.
+func TestBuildrootOverlay(t *testing.T) {
+	br := buildroot(t)
+	o := brConfigure(t, br, "globalscale_espressobin_defconfig",
+		"BR2_PACKAGE_HOST_BOARDC=y",
+		`BR2_PACKAGE_HOST_BOARDC_VERSION="v0.1.0"`,
+		"BR2_PACKAGE_BOARDC_TUNE=y",
+		`BR2_PACKAGE_BOARDC_TUNE_BOARD="espressobin"`,
+		"BR2_LINUX_KERNEL_EXT_BOARDC_TUNE=y",
+		"BR2_LINUX_KERNEL_EXT_BOARDC_TUNE_OVERLAY=y",
+	)
+	if !strings.Contains(readFile(t, filepath.Join(o, ".config")), "\nBR2_LINUX_KERNEL_DTB_OVERLAY_SUPPORT=y\n") {
+		t.Error("the overlay route does not select BR2_LINUX_KERNEL_DTB_OVERLAY_SUPPORT")
+	}
+	v := printvars(t, br, o, "LINUX_DTBS", "BOARDC_TUNE_KERNEL_FRAGMENT", "LINUX_MAKE_ENV")
+	want := "marvell/armada-3720-espressobin.dtb marvell/armada-3720-espressobin-emmc.dtb marvell/armada-3720-espressobin-v7.dtb " +
+		"marvell/armada-3720-espressobin-v7-emmc.dtb marvell/armada-3720-espressobin-ultra.dtb marvell/boardc-espressobin.dtbo"
+	if strings.Join(strings.Fields(v["LINUX_DTBS"]), " ") != want {
+		t.Errorf("LINUX_DTBS = %q, want %q", v["LINUX_DTBS"], want)
+	}
+	if f := v["BOARDC_TUNE_KERNEL_FRAGMENT"]; !strings.Contains(f, "boardc-tune-dts --overlay ") ||
+		!strings.HasSuffix(f, "/arch/arm64/boot/dts/marvell/boardc-espressobin.dtso") {
+		t.Errorf("BOARDC_TUNE_KERNEL_FRAGMENT = %q", f)
+	}
+	if !strings.Contains(v["LINUX_MAKE_ENV"], "DTC_FLAGS=-@") {
+		t.Errorf("LINUX_MAKE_ENV = %q: the DTBs are built without symbols", v["LINUX_MAKE_ENV"])
 	}
 }
 
@@ -251,4 +285,53 @@ func TestBuildrootCheckPackage(t *testing.T) {
 	lic, _ := filepath.Abs(filepath.Join(root, "LICENSE"))
 	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
 	run(t, br, nil, filepath.Join(br, "support", "download", "check-hash"), lic, "LICENSE", hash)
+}
+
+// TestBuildrootDownloadVendors runs Buildroot's download of host-boardc
+// as pkg-generic.mk calls it (support/download/dl-wrapper, the git
+// backend on this checkout's HEAD, then the go post-process), and checks
+// that the archive it makes holds boardc with its modules vendored: the
+// go tool then resolves every package of cmd/boardc with GOPROXY=off and
+// -mod=vendor, as Buildroot's build step runs it. Buildroot's GOPROXY is
+// direct (each module's own repository); here the local module cache
+// and the Go proxy stand in for it.
+func TestBuildrootDownloadVendors(t *testing.T) {
+	br := buildroot(t)
+	gobin := testtool.Look(t, "go", "golang-go")
+	testtool.Look(t, "git", "git")
+	top, _ := filepath.Abs(root)
+	revb, err := exec.Command("git", "-C", top, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	rev := strings.TrimSpace(string(revb))
+	dl := t.TempDir()
+	name := "boardc-" + rev + "-git4-go2.tar.gz"
+	proxy := "https://proxy.golang.org"
+	if local, err := exec.Command(gobin, "env", "GOMODCACHE").Output(); err == nil && len(strings.TrimSpace(string(local))) > 0 {
+		proxy = "file://" + filepath.Join(strings.TrimSpace(string(local)), "cache", "download") + "," + proxy
+	}
+	env := []string{"GO111MODULE=on", "GOFLAGS=-mod=vendor", "GOTOOLCHAIN=local", "GOPROXY=" + proxy,
+		"GOMODCACHE=" + filepath.Join(dl, "gomod"), "TAR=tar", "GIT=git", "BR_NO_CHECK_HASH_FOR=" + name}
+	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
+	run(t, br, env, filepath.Join(br, "support", "download", "dl-wrapper"),
+		"-c", rev, "-d", filepath.Join(dl, "boardc"), "-D", dl, "-f", name, "-H", hash,
+		"-n", "boardc-"+rev, "-N", "boardc", "-o", filepath.Join(dl, "boardc", name),
+		"-u", "git+"+filepath.Join(top, "integrations", "buildroot", "..", ".."), "-p", "go", "--")
+
+	src := filepath.Join(dl, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ".", nil, "tar", "-C", src, "--strip-components=1", "-xzf", filepath.Join(dl, "boardc", name))
+	for _, f := range []string{"LICENSE", "go.mod", "vendor/modules.txt", "cmd/boardc"} {
+		if _, err := os.Stat(filepath.Join(src, f)); err != nil {
+			t.Errorf("the download lacks %s: %v", f, err)
+		}
+	}
+	out := run(t, src, []string{"GOFLAGS=-mod=vendor", "GOPROXY=off", "GOTOOLCHAIN=local",
+		"GOMODCACHE=" + filepath.Join(dl, "empty")}, gobin, "list", "-deps", goModule(t)+"/cmd/boardc")
+	if !strings.Contains(out, "cuelang.org/go/cue\n") {
+		t.Errorf("go list -deps from the vendored download does not reach cuelang.org/go/cue:\n%s", out)
+	}
 }

@@ -24,10 +24,22 @@ $(error BR2_LINUX_KERNEL_EXT_BOARDC_TUNE is set but no device tree is named: set
 endif
 endif
 
-define BOARDC_TUNE_INCLUDE_DTSI
+ifeq ($(BR2_LINUX_KERNEL_EXT_BOARDC_TUNE_OVERLAY),y)
+# <vendor>/boardc-<board>, beside the first device tree.
+BOARDC_TUNE_KERNEL_DTSO = $(patsubst ./%,%,$(dir $(firstword $(BOARDC_TUNE_KERNEL_DTS))))boardc-$(call qstrip,$(BR2_PACKAGE_BOARDC_TUNE_BOARD))
+# check-package TypoInPackageVariable
+LINUX_DTSO_NAMES += $(BOARDC_TUNE_KERNEL_DTSO)
+
+define BOARDC_TUNE_KERNEL_FRAGMENT
+	$(BR2_EXTERNAL_BOARDC_PATH)/package/boardc-tune/boardc-tune-dts --overlay \
+		$(BOARDC_TUNE_OUTDIR) $(LINUX_ARCH_PATH)/boot/dts/$(BOARDC_TUNE_KERNEL_DTSO).dtso
+endef
+else
+define BOARDC_TUNE_KERNEL_FRAGMENT
 	$(foreach dts,$(BOARDC_TUNE_KERNEL_DTS), \
 		$(BR2_EXTERNAL_BOARDC_PATH)/package/boardc-tune/boardc-tune-dts \
 			$(BOARDC_TUNE_OUTDIR) $(LINUX_ARCH_PATH)/boot/dts/$(dts).dts$(sep))
 endef
-LINUX_POST_PATCH_HOOKS += BOARDC_TUNE_INCLUDE_DTSI
+endif
+LINUX_POST_PATCH_HOOKS += BOARDC_TUNE_KERNEL_FRAGMENT
 endif

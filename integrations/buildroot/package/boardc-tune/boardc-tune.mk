@@ -34,6 +34,7 @@ endif
 # when the description has errors or warnings: the build stops there.
 define BOARDC_TUNE_BUILD_CMDS
 	rm -rf $(BOARDC_TUNE_OUTDIR)
+	mkdir -p $(BOARDC_TUNE_OUTDIR)
 	$(HOST_DIR)/bin/boardc build --werror -q -o $(BOARDC_TUNE_OUTDIR) \
 		$(@D)/$(BOARDC_TUNE_BOARD)
 endef
