@@ -39,6 +39,9 @@ const goModNotice = `
 // (meta/lib/oe/license_finder.py) gives these files. A new dependency
 // with a file not listed here fails TestYoctoGoMods until it is added.
 var goModuleSPDX = map[string]string{
+	"09ece85f3c312a63b522bfc6ebd44943": "BSD-3-Clause",       // github.com/pierrec/lz4/v4
+	"52bf39fc1e426b6459f5c9a142e5bfbd": "BSD-3-Clause",       // github.com/u-root/uio
+	"bf431bf303eaf01f17bef6624d9f2208": "BSD-3-Clause",       // github.com/u-root/u-root
 	"02d4002e9171d41a8fad93aa7faf3956": "BSD-3-Clause",       // go-internal, protobuf
 	"175792518e4ac015ab6696d16c4f607e": "Apache-2.0",         // cuelabs.dev/go/oci/ociregistry
 	"3b83ef96387f14655fc854ddc3c6bd57": "Apache-2.0",         // cuelang.org/go, txtpbfmt
