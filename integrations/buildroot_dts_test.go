@@ -98,10 +98,7 @@ func TestBuildrootDTSOverlay(t *testing.T) {
 // directory, and builds it the way kbuild does: the properties the
 // fragment sets must be in the DTB.
 func TestBuildrootDTSCompiles(t *testing.T) {
-	shared := testtool.SharedDir(root)
-	if shared == "" {
-		t.Skip("../shared/upstream-dts not present (set BOARDC_SHARED to its parent)")
-	}
+	shared := testtool.RequireShared(t, root)
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
 	if h, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings"); len(h) == 0 {

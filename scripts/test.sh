@@ -27,6 +27,15 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 export BOARDC_REQUIRE_TOOLS=1
+# The shared reference device trees (../shared/upstream-dts, or
+# $BOARDC_SHARED/upstream-dts) are no package apt can install: where they
+# are, the tests that read them must run; where not, say which are skipped.
+shared=${BOARDC_SHARED:-../shared}
+if [ -d "$shared/upstream-dts" ]; then
+	export BOARDC_REQUIRE_SHARED=1
+else
+	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestRoundTrip and TestBuildrootDTSCompiles are skipped" >&2
+fi
 if git rev-parse --git-dir >/dev/null 2>&1; then
 	unformatted=$(git ls-files -z '*.go' | xargs -0 gofmt -l)
 else

@@ -73,6 +73,24 @@ func SharedDir(root string) string {
 	return abs
 }
 
+// RequireShared returns SharedDir(root), skipping the test when the
+// shared reference set is absent, or failing it when
+// BOARDC_REQUIRE_SHARED=1. The set is not a package a machine can
+// install: scripts/test.sh requires it where it is present and otherwise
+// prints which tests it skips.
+func RequireShared(t testing.TB, root string) string {
+	t.Helper()
+	shared := SharedDir(root)
+	if shared == "" {
+		what := "the shared reference trees (../shared/upstream-dts, or $BOARDC_SHARED/upstream-dts) are not present"
+		if os.Getenv("BOARDC_REQUIRE_SHARED") == "1" {
+			t.Fatal(what + " (BOARDC_REQUIRE_SHARED=1)")
+		}
+		t.Skip(what)
+	}
+	return shared
+}
+
 // UpstreamTree lays out the shared reference trees (../shared/upstream-dts)
 // as a kernel source tree in a temporary directory: arch/ is theirs, and
 // scripts/dtc/include-prefixes holds the links a kernel tree has (arm,
@@ -80,17 +98,11 @@ func SharedDir(root string) string {
 // directories the reference set needs besides (the dt-bindings headers of
 // Debian's linux-headers-*-common, which the shared set's compile.sh uses
 // too). A missing shared set or headers package skips the test, and
-// fails it under BOARDC_REQUIRE_TOOLS=1.
+// fails it under BOARDC_REQUIRE_TOOLS=1 (the headers) or
+// BOARDC_REQUIRE_SHARED=1 (the set).
 func UpstreamTree(t testing.TB, root string) (string, []string) {
 	t.Helper()
-	shared := SharedDir(root)
-	if shared == "" {
-		what := "the shared reference trees (../shared/upstream-dts, or $BOARDC_SHARED/upstream-dts) are not present"
-		if Required() {
-			t.Fatal(what + " (BOARDC_REQUIRE_TOOLS=1)")
-		}
-		t.Skip(what)
-	}
+	shared := RequireShared(t, root)
 	hdrs, _ := filepath.Glob("/usr/src/linux-headers-*-common/include")
 	sort.Strings(hdrs)
 	if len(hdrs) == 0 {
