@@ -108,6 +108,11 @@ type Master struct {
 type DriverSet struct {
 	Source string
 	Pos    Pos
+	// Children says the masks are set on the devices created below the
+	// master's device, when they are created (fsl_mc_device_add()), not
+	// on the device bound to its node; ChildrenPos is where it is said.
+	Children    bool
+	ChildrenPos Pos
 }
 
 // CoherentWidth returns the width of the master's coherent DMA mask: its
@@ -235,11 +240,14 @@ type NetDev struct {
 	DPMAC    int
 	DPMACPos Pos
 	// Alias is the interface's DT alias, empty when it has none; DPNI is
-	// the DPAA2 DPNI object id behind it when HasDPNI; ByName finds it by
-	// Name instead of by hardware.
+	// the DPAA2 DPNI object id behind it when HasDPNI, DPNIPos where the
+	// description states it (zero when DeriveDPNIs took it from the
+	// data-path layout's numbering); ByName finds it by Name instead of
+	// by hardware.
 	Alias   string
 	DPNI    int
 	HasDPNI bool
+	DPNIPos Pos
 	ByName  bool
 	// DriverXPS is non-nil when the driver sets the XPS masks itself.
 	DriverXPS *DriverSet
