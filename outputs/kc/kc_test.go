@@ -294,6 +294,81 @@ func EdgeBoards() []*ir.Board {
 		board("edge-sdest-range", dpaa2(250, 1, 0, 10)),
 		board("edge-no-dpio", dpaa2(0, 2)),
 		board("edge-empty", nil),
+		childrenBoard(false),
+	}
+}
+
+// childrenBoard is a board whose fsl-mc master's masks are set on the
+// devices below it, on a bus with dma-ranges reaching 48 bits when
+// narrowed, else on one with none.
+func childrenBoard(narrowed bool) *ir.Board {
+	mc := master("fsl_mc", 64, 10, "fsl,qoriq-mc")
+	mc.DriverSets = &ir.DriverSet{Source: "fsl_mc_device_add()", Pos: pos(12), Children: true, ChildrenPos: pos(13)}
+	name := "edge-children"
+	if narrowed {
+		name = "edge-children-narrowed"
+		mc.Bus = &ir.Bus{Key: "soc", HasDMARanges: true, DMARanges: []ir.DMARange{{Size: 1 << 48}}}
+	}
+	crypto := master("crypto", 49, 20, "fsl,sec-v5.0")
+	crypto.Bus = mc.Bus
+	return board(name, nil, mc, crypto)
+}
+
+// TestVerifierChildren: a master whose masks are set on the devices
+// below it is checked there, expecting the widths of its description
+// narrowed to its bus limit (of_dma_configure_id() at bind), and its own
+// device for coherency and bus limit only; no device checked below fails
+// a strict load.
+func TestVerifierChildren(t *testing.T) {
+	src := func(b *ir.Board) string {
+		for _, f := range Emit(b) {
+			if f.Path == VerifyName(b) {
+				return string(f.Data)
+			}
+		}
+		t.Fatal("no verifier")
+		return ""
+	}
+	narrowed := src(childrenBoard(true))
+	for _, want := range []string{
+		"\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, true },",
+		"\t{ \"crypto\", \"/soc/crypto@1000\", false, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL, false },",
+		"narrowed to 48/48 bits by the bus limit",
+		"\t\t} else if (m->children) {\n\t\t\tbad += verify_below(m, pdev);\n",
+		"\treturn device_for_each_child(dev, walk, verify_child);\n",
+		"\tdevice_for_each_child(dev, &walk, verify_child);\n",
+		"\t\tif (!check(walk->m, dev, walk->m->below_limit))\n",
+		"\tbool ok = coherent == m->coherent && dev->bus_dma_limit == m->bus_limit;\n",
+		"NOCHILDREN %s %s",
+		"return strict && (bad || unbound || below_unchecked) ? -EINVAL : 0;",
+	} {
+		if !strings.Contains(narrowed, want) {
+			t.Errorf("the verifier lacks %q:\n%s", want, narrowed)
+		}
+	}
+	// Without dma-ranges, of_dma_configure_id() narrows nothing.
+	if plain := src(childrenBoard(false)); !strings.Contains(plain, "\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false, 64, 64, 0x0ULL, 0x0ULL, true },") {
+		t.Errorf("the verifier narrows the children's masks with no dma-ranges:\n%s", plain)
+	}
+}
+
+// TestChildWidth: a mask set at creation, anded with
+// DMA_BIT_MASK(ilog2(limit) + 1) at bind.
+func TestChildWidth(t *testing.T) {
+	for _, c := range []struct {
+		width int
+		limit uint64
+		want  int
+	}{
+		{64, 0, 64},
+		{64, 1<<48 - 1, 48},
+		{40, 1<<48 - 1, 40},
+		{64, 0x17fffffff, 33},
+		{32, 1<<32 - 1, 32},
+	} {
+		if got := childWidth(c.width, c.limit); got != c.want {
+			t.Errorf("childWidth(%d, %#x) = %d, want %d", c.width, c.limit, got, c.want)
+		}
 	}
 }
 
@@ -320,16 +395,19 @@ func TestVerifier(t *testing.T) {
 	}
 	src := verifier(board("t", nil, a, off, c))
 	for _, want := range []string{
-		"\t{ \"a\", \"/soc/a@1000\", false, 40, 32, 0x0ULL, 0x0ULL },",
-		"\t{ \"c\", \"/soc/c@1000\", false, 64, 64, 0x17fffffffULL, 0x17fffffffULL },",
+		"\t{ \"a\", \"/soc/a@1000\", false, 40, 32, 0x0ULL, 0x0ULL, false },",
+		"\t{ \"c\", \"/soc/c@1000\", false, 64, 64, 0x17fffffffULL, 0x17fffffffULL, false },",
 		"dev->bus_dma_limit == limit",
-		"check(m, &pci->dev, m->pci_limit)",
+		"check(m, &pci->dev, m->below_limit)",
 		"check(m, &pdev->dev, m->bus_limit)",
 		"return strict && (bad || unbound) ? -EINVAL : 0;",
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the verifier lacks %q:\n%s", want, src)
 		}
+	}
+	if strings.Contains(src, "verify_below") || strings.Contains(src, "below_unchecked") {
+		t.Errorf("the verifier of a board without a children master walks children:\n%s", src)
 	}
 	if strings.Contains(src, "\"off\"") {
 		t.Errorf("the verifier checks a disabled master:\n%s", src)
