@@ -1,5 +1,7 @@
 package ir
 
+import "math/bits"
+
 // Bus is an interconnect as the device tree describes it.
 type Bus struct {
 	Key  string
@@ -123,6 +125,28 @@ func (m *Master) CoherentWidth() int {
 		return m.DMABits
 	}
 	return m.CoherentBits
+}
+
+// ChildWidths returns the widths of the streaming and coherent masks of a
+// device below the master's whose masks were set as it was created
+// (DriverSet.Children: fsl_mc_device_add()), once a driver is bound to
+// it: of_dma_configure_id() (drivers/of/device.c), called at bind with the
+// master's node (fsl_mc_dma_configure(), drivers/bus/fsl-mc/fsl-mc-bus.c),
+// ands both with DMA_BIT_MASK(ilog2(end) + 1), end the top of the
+// dma-ranges the walk from that node finds (EndpointDMALimit); with none it
+// returns before (force_dma false) and narrows nothing.
+func (m *Master) ChildWidths() (streaming, coherent int) {
+	limit, _ := m.EndpointDMALimit()
+	return NarrowedWidth(m.DMABits, limit), NarrowedWidth(m.CoherentWidth(), limit)
+}
+
+// NarrowedWidth returns width anded with DMA_BIT_MASK(ilog2(limit) + 1),
+// as of_dma_configure_id() narrows a mask, or width for no limit (0).
+func NarrowedWidth(width int, limit uint64) int {
+	if limit == 0 {
+		return width
+	}
+	return min(width, bits.Len64(limit))
 }
 
 // WidestBits returns the wider of the master's two DMA masks.

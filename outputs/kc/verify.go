@@ -2,7 +2,6 @@ package kc
 
 import (
 	"fmt"
-	"math/bits"
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
@@ -116,7 +115,7 @@ func (g *gen) verify() outputs.File {
 		dma, cdma, kids := m.DMABits, m.CoherentWidth(), m.DriverSets != nil && m.DriverSets.Children
 		if kids {
 			o = o.And(m.Ref, m.DriverSets.ChildrenPos)
-			dma, cdma = childWidth(dma, plimit), childWidth(cdma, plimit)
+			dma, cdma = m.ChildWidths()
 			title = append(title, fmt.Sprintf("; masks set on the devices below it (%s), narrowed to %d/%d bits by the bus limit when a driver binds them", m.DriverSets.ChildrenPos.Short(), dma, cdma))
 		}
 		w.Comment("\t", o, title)
@@ -254,19 +253,6 @@ func (g *gen) verifyDPIO(w *outputs.Printer) {
 	w.P("#endif")
 	w.P("}")
 	w.P()
-}
-
-// childWidth returns the width a mask of the given width set when a
-// device is created has once of_dma_configure_id() (drivers/of/device.c)
-// has narrowed it as a driver binds the device: anded with
-// DMA_BIT_MASK(ilog2(limit) + 1), limit the top of the dma-ranges above the
-// node it is given; with no dma-ranges it returns before (the fsl-mc bus
-// passes force_dma false, fsl_mc_dma_configure()) and narrows nothing.
-func childWidth(width int, limit uint64) int {
-	if limit == 0 {
-		return width
-	}
-	return min(width, bits.Len64(limit))
 }
 
 // hex prints a 64-bit limit as a C constant.
