@@ -78,45 +78,45 @@ struct boardc_verify_master {
 static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	/*
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:119; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:122; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "crypto", "/soc/crypto@8000000", true, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * fsl_mc: /soc/fsl-mc@80c000000 (fsl_mc_bus), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:96; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:99; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; masks set on the devices below it
-	 * (soc/ls2088a/ls2088a.cue:101), narrowed to 48/48 bits by the bus
+	 * (soc/ls2088a/ls2088a.cue:104), narrowed to 48/48 bits by the bus
 	 * limit when a driver binds them
 	 */
 	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, true },
 	/*
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:150; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "sata0", "/soc/sata@3200000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:150; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "sata1", "/soc/sata@3210000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:133; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:136; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
 	{ "smmu", "/soc/iommu@5000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:188; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
 	{ "usb0", "/soc/bus/usb@3100000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL, false },
 	/*
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:188; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
 	{ "usb1", "/soc/bus/usb@3110000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL, false },
@@ -230,7 +230,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 /*
  * verify_dpio checks that every online CPU has a DPIO of its own
  * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:195. It returns 1 on a
+ * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:198. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */
