@@ -43,6 +43,10 @@ func (s *SoC) DeriveDPNIs() {
 	if s.DPAA2 == nil {
 		return
 	}
+	index := map[string]int{}
+	for i, d := range s.DPNIDevs() {
+		index[d.Name] = i
+	}
 	for _, m := range s.Masters {
 		if !slices.Contains(m.Compatible, MCCompatible) {
 			continue
@@ -52,7 +56,7 @@ func (s *SoC) DeriveDPNIs() {
 			if d.HasDPNI || d.ByName {
 				continue
 			}
-			if id, ok := s.DPNIIndex(d.Name); ok && id < s.DPAA2.DPNI {
+			if id, ok := index[d.Name]; ok && id < s.DPAA2.DPNI {
 				d.DPNI, d.HasDPNI = id, true
 			}
 		}
