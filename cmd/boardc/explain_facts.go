@@ -41,6 +41,10 @@ func boardFacts(b *ir.Board) []fact {
 		add(m.DMABitsPos, o, "master %s: DMA masks %d-bit streaming, %d-bit coherent", m.Key, m.DMABits, m.CoherentWidth())
 		if d := m.DriverSets; d != nil {
 			add(d.Pos, o, "master %s: its driver sets the masks (%s); no C for it", m.Key, d.Source)
+			if d.Children {
+				s, c := m.ChildWidths()
+				add(d.ChildrenPos, o, "master %s: the masks are on the devices below its node's device; the verifier expects %d-bit streaming, %d-bit coherent there once a driver is bound", m.Key, s, c)
+			}
 		}
 		if c := m.Coherency; c != nil {
 			why := c.Source
@@ -54,6 +58,9 @@ func boardFacts(b *ir.Board) []fact {
 		}
 		for _, n := range m.NetDevs {
 			add(n.Pos, o, "master %s: netdev %s, %d rx / %d tx queue(s), RSS %t", m.Key, n.Name, n.RxQueues, n.TxQueues, n.RSS)
+			if n.HasDPNI && !n.DPNIPos.IsValid() {
+				add(n.Pos, o, "master %s: netdev %s is the netdev of dpni.%d, DPNI %d of the data-path layout", m.Key, n.Name, n.DPNI, n.DPNI)
+			}
 		}
 	}
 	for _, bus := range b.SoC.Buses {

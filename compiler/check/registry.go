@@ -57,5 +57,6 @@ func All() []*Check {
 		BaseStatus,
 		BaseCoherency,
 		DPMACLink,
+		DPNIID,
 	})
 }

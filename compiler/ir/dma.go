@@ -1,5 +1,7 @@
 package ir
 
+import "math/bits"
+
 // Bus is an interconnect as the device tree describes it.
 type Bus struct {
 	Key  string
@@ -108,6 +110,11 @@ type Master struct {
 type DriverSet struct {
 	Source string
 	Pos    Pos
+	// Children says the masks are set on the devices created below the
+	// master's device, when they are created (fsl_mc_device_add()), not
+	// on the device bound to its node; ChildrenPos is where it is said.
+	Children    bool
+	ChildrenPos Pos
 }
 
 // CoherentWidth returns the width of the master's coherent DMA mask: its
@@ -118,6 +125,28 @@ func (m *Master) CoherentWidth() int {
 		return m.DMABits
 	}
 	return m.CoherentBits
+}
+
+// ChildWidths returns the widths of the streaming and coherent masks of a
+// device below the master's whose masks were set as it was created
+// (DriverSet.Children: fsl_mc_device_add()), once a driver is bound to
+// it: of_dma_configure_id() (drivers/of/device.c), called at bind with the
+// master's node (fsl_mc_dma_configure(), drivers/bus/fsl-mc/fsl-mc-bus.c),
+// ands both with DMA_BIT_MASK(ilog2(end) + 1), end the top of the
+// dma-ranges the walk from that node finds (EndpointDMALimit); with none it
+// returns before (force_dma false) and narrows nothing.
+func (m *Master) ChildWidths() (streaming, coherent int) {
+	limit, _ := m.EndpointDMALimit()
+	return NarrowedWidth(m.DMABits, limit), NarrowedWidth(m.CoherentWidth(), limit)
+}
+
+// NarrowedWidth returns width anded with DMA_BIT_MASK(ilog2(limit) + 1),
+// as of_dma_configure_id() narrows a mask, or width for no limit (0).
+func NarrowedWidth(width int, limit uint64) int {
+	if limit == 0 {
+		return width
+	}
+	return min(width, bits.Len64(limit))
 }
 
 // WidestBits returns the wider of the master's two DMA masks.
@@ -235,11 +264,14 @@ type NetDev struct {
 	DPMAC    int
 	DPMACPos Pos
 	// Alias is the interface's DT alias, empty when it has none; DPNI is
-	// the DPAA2 DPNI object id behind it when HasDPNI; ByName finds it by
-	// Name instead of by hardware.
+	// the DPAA2 DPNI object id behind it when HasDPNI, DPNIPos where the
+	// description states it (zero when DeriveDPNIs took it from the
+	// data-path layout's numbering); ByName finds it by Name instead of
+	// by hardware.
 	Alias   string
 	DPNI    int
 	HasDPNI bool
+	DPNIPos Pos
 	ByName  bool
 	// DriverXPS is non-nil when the driver sets the XPS masks itself.
 	DriverXPS *DriverSet

@@ -56,3 +56,23 @@ func TestEndpointDMALimit(t *testing.T) {
 		t.Errorf("EndpointDMALimit() = %#x, want the ranges of top through the bus's empty dma-ranges", l)
 	}
 }
+
+// TestNarrowedWidth: a mask anded with DMA_BIT_MASK(ilog2(limit) + 1), as
+// of_dma_configure_id() narrows it; no limit narrows nothing.
+func TestNarrowedWidth(t *testing.T) {
+	for _, c := range []struct {
+		width int
+		limit uint64
+		want  int
+	}{
+		{64, 0, 64},
+		{64, 1<<48 - 1, 48},
+		{40, 1<<48 - 1, 40},
+		{64, 0x17fffffff, 33},
+		{32, 1<<32 - 1, 32},
+	} {
+		if got := NarrowedWidth(c.width, c.limit); got != c.want {
+			t.Errorf("NarrowedWidth(%d, %#x) = %d, want %d", c.width, c.limit, got, c.want)
+		}
+	}
+}

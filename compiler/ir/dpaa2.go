@@ -23,6 +23,46 @@ func (s *SoC) DPNIDevs() []NetDev {
 	return devs
 }
 
+// DPNIIndex returns the DPNI the data-path layout gives the interface
+// called name, its place among DPNIDevs, and false when it is not an
+// interface of an fsl-mc master.
+func (s *SoC) DPNIIndex(name string) (int, bool) {
+	for i, d := range s.DPNIDevs() {
+		if d.Name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// DeriveDPNIs gives each interface of an fsl-mc master that states no
+// dpni and is not found by name the id of its DPNI in the data-path
+// layout (DPNIIndex), where the layout has that DPNI, so that tune.sh
+// finds it by the object the layout creates for it. Lowering calls it.
+func (s *SoC) DeriveDPNIs() {
+	if s.DPAA2 == nil {
+		return
+	}
+	index := map[string]int{}
+	for i, d := range s.DPNIDevs() {
+		index[d.Name] = i
+	}
+	for _, m := range s.Masters {
+		if !slices.Contains(m.Compatible, MCCompatible) {
+			continue
+		}
+		for i := range m.NetDevs {
+			d := &m.NetDevs[i]
+			if d.HasDPNI || d.ByName {
+				continue
+			}
+			if id, ok := index[d.Name]; ok && id < s.DPAA2.DPNI {
+				d.DPNI, d.HasDPNI = id, true
+			}
+		}
+	}
+}
+
 // DPIOCPUs returns the CPUs the SoC's DPIOs serve, in DPIO order, each
 // once, leaving out CPUs the SoC does not have.
 func (s *SoC) DPIOCPUs() []int {

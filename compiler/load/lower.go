@@ -147,6 +147,7 @@ func (lw *lowerer) soc(n node) ir.SoC {
 	if d := n.at("dpaa2"); d.exists() {
 		s.DPAA2 = lw.dpaa2(d)
 	}
+	s.DeriveDPNIs()
 	return s
 }
 
@@ -225,6 +226,9 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	problem := lowerDMA(m, n)
 	if d := n.at("driverSets"); d.exists() {
 		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
+		if c := d.val("children"); c.exists() {
+			m.DriverSets.Children, m.DriverSets.ChildrenPos = c.bool(), c.Pos()
+		}
 	}
 	if e := n.at("enabled"); e.exists() {
 		m.Enabled, m.EnabledPos = e.bool(), e.Pos()
@@ -283,7 +287,7 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 				nd.DriverXPS = &ir.DriverSet{Source: x.val("source").str(), Pos: x.Pos()}
 			}
 			if d := f.val("dpni"); d.exists() {
-				nd.DPNI, nd.HasDPNI = d.int(), true
+				nd.DPNI, nd.HasDPNI, nd.DPNIPos = d.int(), true, d.Pos()
 			}
 			m.NetDevs = append(m.NetDevs, nd)
 		}

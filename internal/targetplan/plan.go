@@ -15,7 +15,10 @@
 //	master KEY PATH STATE STREAMING COHERENT SETTER
 //	                                STATE: coherent, noncoherent or optout;
 //	                                the DMA mask widths; SETTER: boardc (the
-//	                                generated C sets them) or driver
+//	                                generated C sets them), driver, or
+//	                                children (the bus driver sets them on the
+//	                                devices below the master's, and the
+//	                                widths are theirs once a driver is bound)
 //	limit KEY OWN PCI               the bus DMA limit of the master's device and of
 //	                                the PCI devices behind it (0x0: none), as
 //	                                printk's %#llx prints it
@@ -96,11 +99,15 @@ func write(w io.Writer, b *ir.Board) error {
 	}
 	for _, m := range b.SoC.Masters {
 		if m.Enabled {
-			setter := "boardc"
-			if m.DriverSets != nil {
+			setter, dma, cdma := "boardc", m.DMABits, m.CoherentWidth()
+			switch {
+			case m.DriverSets != nil && m.DriverSets.Children:
+				setter = "children"
+				dma, cdma = m.ChildWidths()
+			case m.DriverSets != nil:
 				setter = "driver"
 			}
-			fmt.Fprintf(&s, "master %s %s %s %d %d %s\n", m.Key, m.Node.Path, state(m), m.DMABits, m.CoherentWidth(), setter)
+			fmt.Fprintf(&s, "master %s %s %s %d %d %s\n", m.Key, m.Node.Path, state(m), dma, cdma, setter)
 		}
 	}
 	writeVerify(&s, b)

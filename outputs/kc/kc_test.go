@@ -294,22 +294,33 @@ func EdgeBoards() []*ir.Board {
 		board("edge-sdest-range", dpaa2(250, 1, 0, 10)),
 		board("edge-no-dpio", dpaa2(0, 2)),
 		board("edge-empty", nil),
+		childrenBoard(false),
 	}
 }
 
-// TestVerifier: the verifier's table holds every enabled master, with the
-// coherency, streaming and coherent widths the description gives it and
-// the bus DMA limits of its dma-ranges, and no disabled master; on a
-// DPAA2 SoC it counts the online CPUs with their own DPIO.
-func TestVerifier(t *testing.T) {
-	a := master("a", 40, 10, "v,a")
-	a.CoherentBits = 32
-	off := master("off", 32, 30, "v,off")
-	off.Enabled = false
-	// c sits on a bus whose dma-ranges reach 0x1_0000_0000 + 2 GiB.
-	c := master("c", 64, 40, "v,c")
-	c.Bus = &ir.Bus{Key: "narrow", HasDMARanges: true, DMARanges: []ir.DMARange{{Child: 1 << 32, Parent: 0, Size: 2 << 30}}}
-	verifier := func(b *ir.Board) string {
+// childrenBoard is a board whose fsl-mc master's masks are set on the
+// devices below it, on a bus with dma-ranges reaching 48 bits when
+// narrowed, else on one with none.
+func childrenBoard(narrowed bool) *ir.Board {
+	mc := master("fsl_mc", 64, 10, "fsl,qoriq-mc")
+	mc.DriverSets = &ir.DriverSet{Source: "fsl_mc_device_add()", Pos: pos(12), Children: true, ChildrenPos: pos(13)}
+	name := "edge-children"
+	if narrowed {
+		name = "edge-children-narrowed"
+		mc.Bus = &ir.Bus{Key: "soc", HasDMARanges: true, DMARanges: []ir.DMARange{{Size: 1 << 48}}}
+	}
+	crypto := master("crypto", 49, 20, "fsl,sec-v5.0")
+	crypto.Bus = mc.Bus
+	return board(name, nil, mc, crypto)
+}
+
+// TestVerifierChildren: a master whose masks are set on the devices
+// below it is checked there, expecting the widths of its description
+// narrowed to its bus limit (of_dma_configure_id() at bind), and its own
+// device for coherency and bus limit only; no device checked below fails
+// a strict load.
+func TestVerifierChildren(t *testing.T) {
+	src := func(b *ir.Board) string {
 		for _, f := range Emit(b) {
 			if f.Path == VerifyName(b) {
 				return string(f.Data)
@@ -318,34 +329,25 @@ func TestVerifier(t *testing.T) {
 		t.Fatal("no verifier")
 		return ""
 	}
-	src := verifier(board("t", nil, a, off, c))
+	narrowed := src(childrenBoard(true))
 	for _, want := range []string{
-		"\t{ \"a\", \"/soc/a@1000\", false, 40, 32, 0x0ULL, 0x0ULL },",
-		"\t{ \"c\", \"/soc/c@1000\", false, 64, 64, 0x17fffffffULL, 0x17fffffffULL },",
-		"dev->bus_dma_limit == limit",
-		"check(m, &pci->dev, m->pci_limit)",
-		"check(m, &pdev->dev, m->bus_limit)",
-		"return strict && (bad || unbound) ? -EINVAL : 0;",
+		"\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, true },",
+		"\t{ \"crypto\", \"/soc/crypto@1000\", false, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL, false },",
+		"narrowed to 48/48 bits by the bus limit",
+		"\t\t} else if (m->children) {\n\t\t\tbad += verify_below(m, pdev);\n",
+		"\treturn device_for_each_child(dev, walk, verify_child);\n",
+		"\tdevice_for_each_child(dev, &walk, verify_child);\n",
+		"\t\tif (!check(walk->m, dev, walk->m->below_limit))\n",
+		"\tbool ok = coherent == m->coherent && dev->bus_dma_limit == m->bus_limit;\n",
+		"NOCHILDREN %s %s",
+		"return strict && (bad || unbound || below_unchecked) ? -EINVAL : 0;",
 	} {
-		if !strings.Contains(src, want) {
-			t.Errorf("the verifier lacks %q:\n%s", want, src)
+		if !strings.Contains(narrowed, want) {
+			t.Errorf("the verifier lacks %q:\n%s", want, narrowed)
 		}
 	}
-	if strings.Contains(src, "\"off\"") {
-		t.Errorf("the verifier checks a disabled master:\n%s", src)
-	}
-	if strings.Contains(src, "dpio") {
-		t.Errorf("the verifier of a board without DPAA2 counts DPIOs")
-	}
-	src = verifier(ls2088aLike())
-	for _, want := range []string{
-		"#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)\n#include <soc/fsl/dpaa2-io.h>\n#endif",
-		"\t\tif (dpaa2_io_service_select(cpu))\n\t\t\twith++;",
-		"with_own_dpio=%u described=8\\n",
-		"\tbad += verify_dpio();\n",
-	} {
-		if !strings.Contains(src, want) {
-			t.Errorf("the DPAA2 verifier lacks %q", want)
-		}
+	// Without dma-ranges, of_dma_configure_id() narrows nothing.
+	if plain := src(childrenBoard(false)); !strings.Contains(plain, "\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false, 64, 64, 0x0ULL, 0x0ULL, true },") {
+		t.Errorf("the verifier narrows the children's masks with no dma-ranges:\n%s", plain)
 	}
 }

@@ -43,6 +43,25 @@ func (g *gen) verify() outputs.File {
 			"dma-ranges above the device, 0 for none) against the description's. On a DPAA2 SoC it "+
 			"also counts the online CPUs that have a DPIO of their own. A closing line counts the "+
 			"mismatches. With strict=1 a mismatch, or a master with no bound device, makes the load fail.")
+	children := g.childMasters()
+	if children {
+		w.P()
+		w.Comment("", "A master whose masks its bus driver sets on the devices it creates below the node's "+
+			"device, and not on that device (driverSets children: fsl_mc_device_add(), "+
+			"drivers/bus/fsl-mc/fsl-mc-bus.c, on every fsl-mc object but a container), is checked "+
+			"there: the node's device for coherency and bus DMA limit (its masks are the OF default "+
+			"nobody sets), then every device below it, at any depth, that is bound to a driver and "+
+			"has DMA masks, one line each. Those masks were set when the device was created and "+
+			"narrowed when a driver bound it: of_dma_configure_id() (drivers/of/device.c), which "+
+			"the fsl-mc bus calls from fsl_mc_dma_configure() with the fsl-mc node, ands both with "+
+			"DMA_BIT_MASK(ilog2(end) + 1), end the top of the dma-ranges above that node, so the "+
+			"table holds the narrowed widths. Unbound devices (whose masks the kernel may not have "+
+			"narrowed yet) and devices without DMA masks (a DPRC: fsl_mc_device_add() sets none, and "+
+			"of_dma_configure_id() points its dma_mask at its zero coherent mask) are counted, not "+
+			"checked. No device checked below the node (no DPRC scanned yet, no objects, or none "+
+			"bound) is reported as NOCHILDREN: not a mismatch, but like an unbound master it makes "+
+			"a strict=1 load fail, since nothing was verified.")
+	}
 	w.P()
 	hs := []string{"device.h", "dma-map-ops.h", "dma-mapping.h", "errno.h", "kernel.h", "module.h",
 		"moduleparam.h", "of.h", "of_platform.h", "pci.h", "platform_device.h"}
@@ -71,7 +90,8 @@ func (g *gen) verify() outputs.File {
 	w.P("\tunsigned int dma_bits;")
 	w.P("\tunsigned int coherent_bits;")
 	w.P("\tu64 bus_limit;\t/* the device's own bus_dma_limit */")
-	w.P("\tu64 pci_limit;\t/* that of the PCI devices behind a host bridge */")
+	w.P("\tu64 below_limit;\t/* that of the devices below it: PCI devices, children */")
+	w.P("\tbool children;\t/* the masks are on the devices below the node's */")
 	w.P("};")
 	w.P()
 	table := g.p + "_verify_masters"
@@ -92,9 +112,15 @@ func (g *gen) verify() outputs.File {
 		if from != nil {
 			title = append(title, "; bus limit from the dma-ranges of ", from.Key, ", ", from.DMARangesPos)
 		}
+		dma, cdma, kids := m.DMABits, m.CoherentWidth(), m.DriverSets != nil && m.DriverSets.Children
+		if kids {
+			o = o.And(m.Ref, m.DriverSets.ChildrenPos)
+			dma, cdma = m.ChildWidths()
+			title = append(title, fmt.Sprintf("; masks set on the devices below it (%s), narrowed to %d/%d bits by the bus limit when a driver binds them", m.DriverSets.ChildrenPos.Short(), dma, cdma))
+		}
 		w.Comment("\t", o, title)
-		w.P(o, "\t{ ", outputs.Str(m.Key), ", ", outputs.Str(m.Node.Path), ", ", m.Coherent(), ", ", m.DMABits, ", ", m.CoherentWidth(),
-			", ", hex(limit), ", ", hex(plimit), " },")
+		w.P(o, "\t{ ", outputs.Str(m.Key), ", ", outputs.Str(m.Node.Path), ", ", m.Coherent(), ", ", dma, ", ", cdma,
+			", ", hex(limit), ", ", hex(plimit), ", ", kids, " },")
 	}
 	w.P("\t{ }")
 	w.P("};")
@@ -115,6 +141,9 @@ func (g *gen) verify() outputs.File {
 	w.P("\treturn ok;")
 	w.P("}")
 	w.P()
+	if children {
+		g.verifyChildren(w)
+	}
 	w.Comment("", "verify checks the devices of master m, the PCI devices behind it when it is a "+
 		"host bridge (they do the DMA), else its own, and returns the mismatches.")
 	w.P("static int verify(const struct boardc_verify_master *m, struct device_node *np,")
@@ -131,7 +160,7 @@ func (g *gen) verify() outputs.File {
 	w.P("\t\t    bridge->dev.parent->of_node != np)")
 	w.P("\t\t\tcontinue;")
 	w.P("\t\tn++;")
-	w.P("\t\tif (!check(m, &pci->dev, m->pci_limit))")
+	w.P("\t\tif (!check(m, &pci->dev, m->below_limit))")
 	w.P("\t\t\tbad++;")
 	w.P("\t}")
 	w.P("#endif")
@@ -157,6 +186,10 @@ func (g *gen) verify() outputs.File {
 	w.P("\t\tif (!pdev || !pdev->dev.driver) {")
 	w.P("\t\t\tpr_info(\"boardc-verify: UNBOUND %s %s\\n\", m->key, m->path);")
 	w.P("\t\t\tunbound++;")
+	if children {
+		w.P("\t\t} else if (m->children) {")
+		w.P("\t\t\tbad += verify_below(m, pdev);")
+	}
 	w.P("\t\t} else {")
 	w.P("\t\t\tbad += verify(m, np, pdev);")
 	w.P("\t\t}")
@@ -167,8 +200,14 @@ func (g *gen) verify() outputs.File {
 	if b.SoC.DPAA2 != nil {
 		w.P("\tbad += verify_dpio();")
 	}
-	w.P("\tpr_info(\"boardc-verify: board ", b.Name, ": %d mismatch(es), %d master(s) not bound\\n\", bad, unbound);")
-	w.P("\treturn strict && (bad || unbound) ? -EINVAL : 0;")
+	if children {
+		w.P("\tpr_info(\"boardc-verify: board ", b.Name, ": %d mismatch(es), %d master(s) not bound, %d with no device checked below\\n\",")
+		w.P("\t\tbad, unbound, below_unchecked);")
+		w.P("\treturn strict && (bad || unbound || below_unchecked) ? -EINVAL : 0;")
+	} else {
+		w.P("\tpr_info(\"boardc-verify: board ", b.Name, ": %d mismatch(es), %d master(s) not bound\\n\", bad, unbound);")
+		w.P("\treturn strict && (bad || unbound) ? -EINVAL : 0;")
+	}
 	w.P("}")
 	w.P()
 	w.P("static void __exit ", g.p, "_verify_exit(void)")

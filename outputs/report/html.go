@@ -132,6 +132,9 @@ func (d *pageData) fill(in *Input) {
 		}
 		if m.DriverSets != nil {
 			row.SetBy = "its driver: " + m.DriverSets.Source
+			if m.DriverSets.Children {
+				row.SetBy += ", on the devices it creates below the master's (checked there by the verifier)"
+			}
 		}
 		switch {
 		case r.Short:

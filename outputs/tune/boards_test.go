@@ -49,7 +49,19 @@ func boardRoot(b *ir.Board) map[string]string {
 	f["proc/irq/3/smp_affinity_list"] = all
 	for i, np := range b.Policy.Net {
 		q := "sys/class/net/" + np.IfName + "/queues/"
-		if np.Dev != nil && np.Master != nil && !np.Dev.ByName {
+		switch {
+		case np.Dev != nil && np.Master != nil && np.Dev.HasDPNI && !np.Dev.ByName:
+			// The netdev of an fsl-mc object: dpaa2_eth_probe()
+			// registers it with SET_NETDEV_DEV() on the dpni.N device,
+			// which fsl_mc_device_add() puts below the container's
+			// (dprc.1), below the fsl-mc platform device. It carries
+			// another interface's name.
+			dev := fmt.Sprintf("sys/devices/platform/80c000000.fsl-mc/dprc.1/dpni.%d", np.Dev.DPNI)
+			name := dpniNetdev(b, i)
+			f["sys/class/net/"+name] = symlink + "../../" + strings.TrimPrefix(dev, "sys/") + "/net/" + name
+			f[dev+"/net/"+name+"/device"] = symlink + "../../../dpni." + fmt.Sprint(np.Dev.DPNI)
+			q = dev + "/net/" + name + "/queues/"
+		case np.Dev != nil && np.Master != nil && !np.Dev.ByName:
 			// A netdev of a platform device whose of_node is the
 			// master's node, under a name the description does not use.
 			dev := fmt.Sprintf("sys/devices/platform/dev%d", i)
@@ -78,6 +90,14 @@ func boardRoot(b *ir.Board) map[string]string {
 	return f
 }
 
+// dpniNetdev is the name boardRoot gives the netdev of the i-th
+// interface of b's net policy when it is found by DPNI object: the name
+// the description gives the interface at the other end of the list, so
+// that finding it by name would tune another DPNI's netdev.
+func dpniNetdev(b *ir.Board, i int) string {
+	return b.Policy.Net[len(b.Policy.Net)-1-i].IfName
+}
+
 // TestBoards checks the outputs of every in-tree board: shellcheck finds
 // nothing in its scripts, and tune.sh applies, verifies and reverts
 // cleanly against a root synthesized from the board's own IR.
@@ -103,6 +123,14 @@ func TestBoards(t *testing.T) {
 				if r.code != 0 {
 					t.Fatalf("%q: %v", step, r)
 				}
+				for i, np := range b.Policy.Net {
+					if d := np.Dev; len(step) == 0 && d != nil && d.HasDPNI && !d.ByName {
+						want := fmt.Sprintf("interface %s is %s (dpni %d)\n", np.IfName, dpniNetdev(b, i), d.DPNI)
+						if np.IfName != dpniNetdev(b, i) && !strings.Contains(r.stdout, want) {
+							t.Errorf("%q: stdout lacks %q: %v", step, want, r)
+						}
+					}
+				}
 				// The hints are where the description expects them.
 				if strings.Contains(r.stderr, "warning: IRQ") {
 					t.Errorf("%q warned about an IRQ: %v", step, r)
@@ -127,6 +155,8 @@ func TestBoardFacts(t *testing.T) {
 		"ls2088a-rdb": {
 			"follow_irq 'dpio.0' '0' hint ", "follow_irq 'dpio.3' '3' hint ", "follow_irq 'dpio.7' '7' hint ",
 			"expect net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' ",
+			// Found by the DPNI the data-path layout gives them.
+			"iface 'eth0' dpni '0' ", "iface 'eth7' dpni '7' ",
 		},
 	}
 	for _, b := range intree.Boards(t, "../../boards") {

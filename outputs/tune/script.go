@@ -126,9 +126,12 @@ func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
 		text = append(text, ", by name: no master declares it")
 	case nd.ByName:
 		text = append(text, ", by name (", nd.Pos, ": byName)")
+	case nd.HasDPNI && nd.DPNIPos.IsValid():
+		how, arg = "dpni", fmt.Sprint(nd.DPNI)
+		text = append(text, ", the netdev of DPAA2 object dpni.", arg, " (", nd.DPNIPos, ")")
 	case nd.HasDPNI:
 		how, arg = "dpni", fmt.Sprint(nd.DPNI)
-		text = append(text, ", the netdev of DPAA2 object dpni.", arg, " (", nd.Pos, ")")
+		text = append(text, ", the netdev of DPAA2 object dpni.", arg, ", DPNI ", arg, " of the data-path layout (", nd.Pos, ")")
 	default:
 		how, arg, alias = "node", m.Node.Path, nd.Alias
 		text = append(text, ", the netdev whose device or nearest parent has the of_node ", arg, " (master ", m.Key, ")")

@@ -42,7 +42,8 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
@@ -50,42 +51,42 @@ static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
 	 * crypto: /soc/bus@d0000000/crypto@90000 (crypto-safexcel), 64-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:68
 	 */
-	{ "crypto", "/soc/bus@d0000000/crypto@90000", true, 64, 64, 0x0ULL, 0x0ULL },
+	{ "crypto", "/soc/bus@d0000000/crypto@90000", true, 64, 64, 0x0ULL, 0x0ULL, false },
 	/*
 	 * eth0: /soc/bus@d0000000/ethernet@30000 (mvneta), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:98
 	 */
-	{ "eth0", "/soc/bus@d0000000/ethernet@30000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "eth0", "/soc/bus@d0000000/ethernet@30000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * pcie0: /soc/pcie@d0070000 (advk-pcie), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:191
 	 */
-	{ "pcie0", "/soc/pcie@d0070000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "pcie0", "/soc/pcie@d0070000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * sata: /soc/bus@d0000000/sata@e0000 (ahci-mvebu), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:174
 	 */
-	{ "sata", "/soc/bus@d0000000/sata@e0000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "sata", "/soc/bus@d0000000/sata@e0000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * sdhci1: /soc/bus@d0000000/mmc@d0000 (xenon-sdhci), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:157
 	 */
-	{ "sdhci1", "/soc/bus@d0000000/mmc@d0000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "sdhci1", "/soc/bus@d0000000/mmc@d0000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * usb2: /soc/bus@d0000000/usb@5e000 (orion-ehci), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:130
 	 */
-	{ "usb2", "/soc/bus@d0000000/usb@5e000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "usb2", "/soc/bus@d0000000/usb@5e000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * usb3: /soc/bus@d0000000/usb@58000 (xhci-hcd), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:119
 	 */
-	{ "usb3", "/soc/bus@d0000000/usb@58000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "usb3", "/soc/bus@d0000000/usb@58000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * xor: /soc/bus@d0000000/xor@60900 (mv_xor), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:141
 	 */
-	{ "xor", "/soc/bus@d0000000/xor@60900", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "xor", "/soc/bus@d0000000/xor@60900", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	{ }
 };
 
@@ -123,7 +124,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif

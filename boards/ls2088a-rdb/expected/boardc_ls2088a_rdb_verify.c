@@ -19,6 +19,26 @@
  * with no bound device, makes the load fail.
  */
 
+/*
+ * A master whose masks its bus driver sets on the devices it creates below the
+ * node's device, and not on that device (driverSets children:
+ * fsl_mc_device_add(), drivers/bus/fsl-mc/fsl-mc-bus.c, on every fsl-mc object
+ * but a container), is checked there: the node's device for coherency and bus
+ * DMA limit (its masks are the OF default nobody sets), then every device below
+ * it, at any depth, that is bound to a driver and has DMA masks, one line each.
+ * Those masks were set when the device was created and narrowed when a driver
+ * bound it: of_dma_configure_id() (drivers/of/device.c), which the fsl-mc bus
+ * calls from fsl_mc_dma_configure() with the fsl-mc node, ands both with
+ * DMA_BIT_MASK(ilog2(end) + 1), end the top of the dma-ranges above that node,
+ * so the table holds the narrowed widths. Unbound devices (whose masks the
+ * kernel may not have narrowed yet) and devices without DMA masks (a DPRC:
+ * fsl_mc_device_add() sets none, and of_dma_configure_id() points its dma_mask
+ * at its zero coherent mask) are counted, not checked. No device checked below
+ * the node (no DPRC scanned yet, no objects, or none bound) is reported as
+ * NOCHILDREN: not a mismatch, but like an unbound master it makes a strict=1
+ * load fail, since nothing was verified.
+ */
+
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
@@ -51,52 +71,55 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	/*
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:110; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:122; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
-	{ "crypto", "/soc/crypto@8000000", true, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL },
+	{ "crypto", "/soc/crypto@8000000", true, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * fsl_mc: /soc/fsl-mc@80c000000 (fsl_mc_bus), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:90; bus limit from the dma-ranges of soc,
-	 * soc/ls2088a/ls2088a.cue:56
+	 * soc/ls2088a/ls2088a.cue:99; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:56; masks set on the devices below it
+	 * (soc/ls2088a/ls2088a.cue:104), narrowed to 48/48 bits by the bus
+	 * limit when a driver binds them
 	 */
-	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 64, 64, 0xffffffffffffULL, 0xffffffffffffULL },
+	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, true },
 	/*
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:141; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
-	{ "sata0", "/soc/sata@3200000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
+	{ "sata0", "/soc/sata@3200000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:141; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
-	{ "sata1", "/soc/sata@3210000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
+	{ "sata1", "/soc/sata@3210000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:124; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:136; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
-	{ "smmu", "/soc/iommu@5000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL },
+	{ "smmu", "/soc/iommu@5000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:179; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
-	{ "usb0", "/soc/bus/usb@3100000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL },
+	{ "usb0", "/soc/bus/usb@3100000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL, false },
 	/*
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:179; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
-	{ "usb1", "/soc/bus/usb@3110000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL },
+	{ "usb1", "/soc/bus/usb@3110000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL, false },
 	{ }
 };
 
@@ -117,6 +140,67 @@ static bool check(const struct boardc_verify_master *m, struct device *dev, u64 
 }
 
 /*
+ * below_unchecked counts the masters with no device checked below their node's
+ * device.
+ */
+static int below_unchecked;
+
+/* struct boardc_verify_walk is the state of a walk below a master's device. */
+struct boardc_verify_walk {
+	const struct boardc_verify_master *m;
+	int checked, bad, unbound, nomask;
+};
+
+/*
+ * verify_child checks dev, a device below a master's, if a driver is bound to
+ * it and it has DMA masks (a DPRC has none: both zero), then the devices below
+ * it.
+ */
+static int verify_child(struct device *dev, void *data)
+{
+	struct boardc_verify_walk *walk = data;
+
+	if (!dev->driver) {
+		walk->unbound++;
+	} else if (!dev->coherent_dma_mask && (!dev->dma_mask || !*dev->dma_mask)) {
+		walk->nomask++;
+	} else {
+		walk->checked++;
+		if (!check(walk->m, dev, walk->m->below_limit))
+			walk->bad++;
+	}
+	return device_for_each_child(dev, walk, verify_child);
+}
+
+/*
+ * verify_below checks master m, whose masks are set on the devices below its
+ * node's device pdev: pdev's coherency and bus DMA limit, then each device
+ * below it, and returns the mismatches. No device checked below is NOCHILDREN,
+ * counted in below_unchecked.
+ */
+static int verify_below(const struct boardc_verify_master *m, struct platform_device *pdev)
+{
+	struct boardc_verify_walk walk = { .m = m };
+	struct device *dev = &pdev->dev;
+	bool coherent = dev_is_dma_coherent(dev);
+	bool ok = coherent == m->coherent && dev->bus_dma_limit == m->bus_limit;
+
+	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d bus_dma_limit=%#llx/%#llx masks=below\n",
+		ok ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev), coherent, m->coherent,
+		(unsigned long long)dev->bus_dma_limit, (unsigned long long)m->bus_limit);
+	device_for_each_child(dev, &walk, verify_child);
+	if (walk.checked) {
+		pr_info("boardc-verify: below %s %s %s: %d checked, %d mismatch(es), %d unbound, %d without DMA masks\n",
+			m->key, m->path, dev_name(dev), walk.checked, walk.bad, walk.unbound, walk.nomask);
+	} else {
+		pr_info("boardc-verify: NOCHILDREN %s %s: no device with a driver and DMA masks below %s (%d unbound, %d without DMA masks)\n",
+			m->key, m->path, dev_name(dev), walk.unbound, walk.nomask);
+		below_unchecked++;
+	}
+	return !ok + walk.bad;
+}
+
+/*
  * verify checks the devices of master m, the PCI devices behind it when it is a
  * host bridge (they do the DMA), else its own, and returns the mismatches.
  */
@@ -134,7 +218,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif
@@ -146,7 +230,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 /*
  * verify_dpio checks that every online CPU has a DPIO of its own
  * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:186. It returns 1 on a
+ * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:198. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */
@@ -180,6 +264,8 @@ static int __init boardc_ls2088a_rdb_verify_init(void)
 		if (!pdev || !pdev->dev.driver) {
 			pr_info("boardc-verify: UNBOUND %s %s\n", m->key, m->path);
 			unbound++;
+		} else if (m->children) {
+			bad += verify_below(m, pdev);
 		} else {
 			bad += verify(m, np, pdev);
 		}
@@ -188,8 +274,9 @@ static int __init boardc_ls2088a_rdb_verify_init(void)
 		of_node_put(np);
 	}
 	bad += verify_dpio();
-	pr_info("boardc-verify: board ls2088a-rdb: %d mismatch(es), %d master(s) not bound\n", bad, unbound);
-	return strict && (bad || unbound) ? -EINVAL : 0;
+	pr_info("boardc-verify: board ls2088a-rdb: %d mismatch(es), %d master(s) not bound, %d with no device checked below\n",
+		bad, unbound, below_unchecked);
+	return strict && (bad || unbound || below_unchecked) ? -EINVAL : 0;
 }
 
 static void __exit boardc_ls2088a_rdb_verify_exit(void)

@@ -41,7 +41,8 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_mirabox_verify_masters[] = {
@@ -49,42 +50,42 @@ static const struct boardc_verify_master boardc_mirabox_verify_masters[] = {
 	 * cesa: /soc/internal-regs/crypto@90000 (marvell-cesa), 32-bit DMA,
 	 * soc/armada370/armada370.cue:97
 	 */
-	{ "cesa", "/soc/internal-regs/crypto@90000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "cesa", "/soc/internal-regs/crypto@90000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * eth0: /soc/internal-regs/ethernet@70000 (mvneta), 32-bit DMA,
 	 * soc/armada370/armada370.cue:56
 	 */
-	{ "eth0", "/soc/internal-regs/ethernet@70000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "eth0", "/soc/internal-regs/ethernet@70000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * eth1: /soc/internal-regs/ethernet@74000 (mvneta), 32-bit DMA,
 	 * soc/armada370/armada370.cue:56
 	 */
-	{ "eth1", "/soc/internal-regs/ethernet@74000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "eth1", "/soc/internal-regs/ethernet@74000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * sdio: /soc/internal-regs/mvsdio@d4000 (mvsdio), 32-bit DMA,
 	 * soc/armada370/armada370.cue:107
 	 */
-	{ "sdio", "/soc/internal-regs/mvsdio@d4000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "sdio", "/soc/internal-regs/mvsdio@d4000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * usb0: /soc/internal-regs/usb@50000 (orion-ehci), 32-bit DMA,
 	 * soc/armada370/armada370.cue:65
 	 */
-	{ "usb0", "/soc/internal-regs/usb@50000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "usb0", "/soc/internal-regs/usb@50000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * usb1: /soc/internal-regs/usb@51000 (orion-ehci), 32-bit DMA,
 	 * soc/armada370/armada370.cue:65
 	 */
-	{ "usb1", "/soc/internal-regs/usb@51000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "usb1", "/soc/internal-regs/usb@51000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * xor0: /soc/internal-regs/xor@60800 (mv_xor), 32-bit DMA,
 	 * soc/armada370/armada370.cue:75
 	 */
-	{ "xor0", "/soc/internal-regs/xor@60800", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "xor0", "/soc/internal-regs/xor@60800", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/*
 	 * xor1: /soc/internal-regs/xor@60900 (mv_xor), 32-bit DMA,
 	 * soc/armada370/armada370.cue:75
 	 */
-	{ "xor1", "/soc/internal-regs/xor@60900", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "xor1", "/soc/internal-regs/xor@60900", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	{ }
 };
 
@@ -122,7 +123,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif

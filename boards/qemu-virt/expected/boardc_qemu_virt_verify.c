@@ -41,7 +41,8 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_qemu_virt_verify_masters[] = {
@@ -49,17 +50,17 @@ static const struct boardc_verify_master boardc_qemu_virt_verify_masters[] = {
 	 * pcie: /pcie@10000000 (pci-host-generic), 64-bit DMA,
 	 * soc/qemuvirt/qemuvirt.cue:103
 	 */
-	{ "pcie", "/pcie@10000000", true, 64, 64, 0x0ULL, 0x0ULL },
+	{ "pcie", "/pcie@10000000", true, 64, 64, 0x0ULL, 0x0ULL, false },
 	/*
 	 * rng: /virtio_mmio@a003c00 (virtio-mmio), 64-bit DMA,
 	 * soc/qemuvirt/qemuvirt.cue:81
 	 */
-	{ "rng", "/virtio_mmio@a003c00", false, 64, 64, 0x0ULL, 0x0ULL },
+	{ "rng", "/virtio_mmio@a003c00", false, 64, 64, 0x0ULL, 0x0ULL, false },
 	/*
 	 * vnet: /virtio_mmio@a003e00 (virtio-mmio), 64-bit DMA,
 	 * soc/qemuvirt/qemuvirt.cue:81
 	 */
-	{ "vnet", "/virtio_mmio@a003e00", true, 64, 64, 0x0ULL, 0x0ULL },
+	{ "vnet", "/virtio_mmio@a003e00", true, 64, 64, 0x0ULL, 0x0ULL, false },
 	{ }
 };
 
@@ -97,7 +98,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif

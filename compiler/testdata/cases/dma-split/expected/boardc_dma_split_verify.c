@@ -41,7 +41,8 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_dma_split_verify_masters[] = {
@@ -50,13 +51,13 @@ static const struct boardc_verify_master boardc_dma_split_verify_masters[] = {
 	 * 64-bit DMA, board.cue:37; bus limit from the dma-ranges of cp0,
 	 * board.cue:23
 	 */
-	{ "crypto", "/cp0/config-space@f2000000/crypto@800000", true, 64, 64, 0xffffffffffULL, 0xffffffffffULL },
+	{ "crypto", "/cp0/config-space@f2000000/crypto@800000", true, 64, 64, 0xffffffffffULL, 0xffffffffffULL, false },
 	/*
 	 * eth: /cp0/config-space@f2000000/ethernet@0 (vendor-eth), 40-bit
 	 * streaming and 32-bit coherent DMA, board.cue:30; bus limit from the
 	 * dma-ranges of cp0, board.cue:23
 	 */
-	{ "eth", "/cp0/config-space@f2000000/ethernet@0", true, 40, 32, 0xffffffffffULL, 0xffffffffffULL },
+	{ "eth", "/cp0/config-space@f2000000/ethernet@0", true, 40, 32, 0xffffffffffULL, 0xffffffffffULL, false },
 	{ }
 };
 
@@ -94,7 +95,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif

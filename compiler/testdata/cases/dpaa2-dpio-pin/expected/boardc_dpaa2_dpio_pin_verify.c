@@ -50,12 +50,13 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_dpaa2_dpio_pin_verify_masters[] = {
 	/* fsl_mc: /soc/fsl-mc@80c000000, 48-bit DMA, board.cue:24 */
-	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48, 0x0ULL, 0x0ULL },
+	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48, 0x0ULL, 0x0ULL, false },
 	{ }
 };
 
@@ -93,7 +94,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif

@@ -41,7 +41,8 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_driversets_within_dma_ranges_verify_masters[] = {
@@ -49,7 +50,7 @@ static const struct boardc_verify_master boardc_driversets_within_dma_ranges_ver
 	 * eth: /soc/ethernet@10000, 64-bit DMA, board.cue:25; bus limit from
 	 * the dma-ranges of soc, board.cue:18
 	 */
-	{ "eth", "/soc/ethernet@10000", false, 64, 64, 0xffffffffffULL, 0xffffffffffULL },
+	{ "eth", "/soc/ethernet@10000", false, 64, 64, 0xffffffffffULL, 0xffffffffffULL, false },
 	{ }
 };
 
@@ -87,7 +88,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif

@@ -41,14 +41,15 @@ struct boardc_verify_master {
 	unsigned int dma_bits;
 	unsigned int coherent_bits;
 	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 pci_limit;	/* that of the PCI devices behind a host bridge */
+	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_waiver_verify_masters[] = {
 	/* dma0: /soc/dma@1000, 32-bit DMA, board.cue:24 */
-	{ "dma0", "/soc/dma@1000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "dma0", "/soc/dma@1000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	/* dma1: /soc/dma@2000, 32-bit DMA, board.cue:32 */
-	{ "dma1", "/soc/dma@2000", false, 32, 32, 0x0ULL, 0x0ULL },
+	{ "dma1", "/soc/dma@2000", false, 32, 32, 0x0ULL, 0x0ULL, false },
 	{ }
 };
 
@@ -86,7 +87,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 		    bridge->dev.parent->of_node != np)
 			continue;
 		n++;
-		if (!check(m, &pci->dev, m->pci_limit))
+		if (!check(m, &pci->dev, m->below_limit))
 			bad++;
 	}
 #endif
