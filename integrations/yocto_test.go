@@ -111,6 +111,12 @@ func TestYoctoLayerText(t *testing.T) {
 		if !strings.Contains(text, `BOARDC_BOARD = "`+b.Name+`"`) {
 			t.Errorf("%s does not name the board %s", p, b.Name)
 		}
+		// boardc-tune for the boards with runtime tuning only.
+		out, _ := boardOutput(t, dir)
+		tunes := manifestFiles(t, out, b.Name)["tune.sh"]
+		if rec := strings.Contains(text, "\nMACHINE_EXTRA_RRECOMMENDS += \"boardc-tune\"\n"); rec != tunes {
+			t.Errorf("%s: recommends boardc-tune: %v, but board %s produces tune.sh: %v", p, rec, b.Name, tunes)
+		}
 		if b.DTS != "" {
 			m := kernelDTS.FindStringSubmatch(b.DTS)
 			if m == nil {
