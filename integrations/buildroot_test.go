@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"boardc.dev/boardc/internal/testtool"
 )
 
@@ -61,99 +59,99 @@ func manifestFiles(t *testing.T, out, name string) map[string]bool {
 }
 
 // TestBuildrootInstall runs boardc-tune's install script on the outputs
-// of every in-tree board: it must install exactly the runtime files the
-// board produces (ls2088a-rdb has no sysctl.d file, mirabox no
-// irqbalance policy), and the init script or unit of each init system.
+// of every in-tree board, and of a board with isolated CPUs, for each of
+// its parts: it must install exactly the files the board produces, with
+// their modes, where the generated files expect each other (the paths
+// and units they name are installed), and nothing for mirabox, which has
+// nothing to tune.
 func TestBuildrootInstall(t *testing.T) {
 	testtool.Look(t, "jq", "jq")
 	script, err := filepath.Abs(filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-install"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	withoutPolicy, withoutSysctl := 0, 0
-	for _, dir := range inTreeBoards(t) {
-		t.Run(dir, func(t *testing.T) {
-			out, name := boardOutput(t, dir)
-			files := manifestFiles(t, out, name)
-			lib := "usr/libexec/boardc/" + name + "/"
-			var want []string
-			want = append(want, lib+"tune.sh -rwxr-xr-x")
-			if files["irqbalance-policy.sh"] {
-				want = append(want, lib+"irqbalance-policy.sh -rwxr-xr-x")
+	for name, dir := range tuneBoardDirs(t) {
+		t.Run(name, func(t *testing.T) {
+			out, got := boardOutputAt(t, dir)
+			if got != name {
+				t.Fatalf("%s compiles to board %s", dir, got)
 			}
-			hasSysctl := false
-			for f := range files {
-				if strings.HasPrefix(f, "sysctl.d/") {
-					want = append(want, "usr/lib/"+f+" -rw-r--r--")
-					hasSysctl = true
-				}
-			}
-			sort.Strings(want)
-			for _, c := range []struct {
-				what string
-				want []string
-			}{
-				{"files", want},
-				{"sysv", []string{"etc/init.d/S39boardc-tune -rwxr-xr-x"}},
-				{"systemd", []string{"usr/lib/systemd/system/boardc-tune-" + name + ".service -rw-r--r--"}},
-			} {
+			tf := tuneBoards[name]
+			checkTuneFiles(t, name, tf, manifestFiles(t, out, name))
+			gen := filepath.Join(out, name)
+			for _, part := range []string{"files", "sysv", "systemd"} {
 				dest := t.TempDir()
-				run(t, ".", nil, script, out, dest, c.what)
-				if d := cmp.Diff(c.want, installed(t, dest)); d != "" {
-					t.Errorf("%s: installed files (-want +got):\n%s", c.what, d)
+				msg := run(t, ".", nil, script, out, dest, part)
+				want := ""
+				if !tf.tune && part == "files" {
+					want = "boardc-tune: board " + name + " produces no tune.sh: no runtime tuning to install\n"
 				}
+				if msg != want {
+					t.Errorf("%s: output %q, want %q", part, msg, want)
+				}
+				checkInstalled(t, part, dest, gen, wantTune(buildrootLayout, name, tf, part))
 			}
-			if !files["irqbalance-policy.sh"] {
-				withoutPolicy++
-			}
-			if !hasSysctl {
-				withoutSysctl++
+			// What each init system's image holds.
+			for _, init := range []string{"sysv", "systemd"} {
+				dest := t.TempDir()
+				run(t, ".", nil, script, out, dest, "files")
+				run(t, ".", nil, script, out, dest, init)
+				n := checkRefs(t, init, dest)
+				if tf.tune && n == 0 {
+					t.Errorf("%s: the installed files refer to nothing: the reference check checked nothing", init)
+				}
 			}
 		})
-	}
-	// The point of reading the manifest: boards differ in what they have.
-	if withoutPolicy == 0 || withoutSysctl == 0 {
-		t.Errorf("%d boards without an irqbalance policy, %d without a sysctl.d file: want some of each among the in-tree boards", withoutPolicy, withoutSysctl)
 	}
 }
 
 // TestBuildrootInstallRefuses checks the install script's errors: an
-// output directory without a board, or with two, and a board without
-// tune.sh.
+// output directory without a board, or with two, a board with tune.sh
+// but without the init script or the unit to run it, and a bad part.
 func TestBuildrootInstallRefuses(t *testing.T) {
 	testtool.Look(t, "jq", "jq")
 	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-install")
+	manifest := func(dir, board string, files ...string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, board), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var list []string
+		for _, f := range files {
+			list = append(list, `{"path":"`+f+`"}`)
+		}
+		text := `{"board":"` + board + `","files":[` + strings.Join(list, ",") + `]}`
+		if err := os.WriteFile(filepath.Join(dir, board, "manifest.json"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	empty := t.TempDir()
 	two := t.TempDir()
-	for _, b := range []string{"a", "b"} {
-		if err := os.MkdirAll(filepath.Join(two, b), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(two, b, "manifest.json"), []byte(`{"board":"`+b+`","files":[{"path":"tune.sh"}]}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	notune := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(notune, "x"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(notune, "x", "manifest.json"), []byte(`{"board":"x","files":[{"path":"x.dtsi"}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	manifest(two, "a", "tune.sh")
+	manifest(two, "b", "tune.sh")
+	bare := t.TempDir()
+	manifest(bare, "x", "tune.sh", "x.dtsi")
 	for _, c := range []struct {
-		out, want string
+		out, part, want string
+		status          int
 	}{
-		{empty, "boardc-tune: " + empty + " holds no board manifest, or more than one\n"},
-		{two, "boardc-tune: " + two + " holds no board manifest, or more than one\n"},
-		{notune, "boardc-tune: board x produces no tune.sh (" + notune + "/x/manifest.json)\n"},
+		{empty, "files", "boardc-tune: " + empty + " holds no board manifest, or more than one\n", 1},
+		{two, "files", "boardc-tune: " + two + " holds no board manifest, or more than one\n", 1},
+		{bare, "sysv", "boardc-tune: board x produces tune.sh but no init.d/S??* script (" + bare + "/x/manifest.json)\n", 1},
+		{bare, "systemd", "boardc-tune: board x produces tune.sh but no boardc-tune-x.service (" + bare + "/x/manifest.json)\n", 1},
+		{bare, "openrc", "usage: " + script + " OUTDIR DESTDIR files|sysv|systemd\n", 2},
 	} {
-		cmd := exec.Command(script, c.out, t.TempDir(), "files")
+		dest := t.TempDir()
+		cmd := exec.Command(script, c.out, dest, c.part)
 		got, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			t.Errorf("%s: exit %v, want 1", c.out, err)
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != c.status {
+			t.Errorf("%s %s: exit %v, want %d", c.out, c.part, err, c.status)
 		}
 		if string(got) != c.want {
-			t.Errorf("%s: got %q, want %q", c.out, got, c.want)
+			t.Errorf("%s %s: got %q, want %q", c.out, c.part, got, c.want)
+		}
+		if left := installed(t, dest); len(left) != 0 {
+			t.Errorf("%s %s: installed %v", c.out, c.part, left)
 		}
 	}
 }

@@ -53,7 +53,13 @@ func goModule(t testing.TB) string {
 // does. It returns out and the board's name.
 func boardOutput(t *testing.T, dir string) (out, name string) {
 	t.Helper()
-	r := intree.Compile(t, filepath.Join(root, "boards", dir))
+	return boardOutputAt(t, filepath.Join(root, "boards", dir))
+}
+
+// boardOutputAt is boardOutput for the board in the directory path.
+func boardOutputAt(t *testing.T, path string) (out, name string) {
+	t.Helper()
+	r := intree.Compile(t, path)
 	out = t.TempDir()
 	name = r.Board.Name
 	for _, f := range r.Files {

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,7 +147,8 @@ func TestYoctoBitbakeParse(t *testing.T) {
 		"boardc-tune": {
 			"PACKAGE_ARCH":                "boardc_test",
 			"SYSTEMD_SERVICE:boardc-tune": "boardc-tune-espressobin.service",
-			"INITSCRIPT_NAME":             "boardc-tune",
+			"INITSCRIPT_NAME":             "boardc-tune-espressobin",
+			"INITSCRIPT_PARAMS":           "start 40 S . stop 20 0 6 .",
 			"BOARDC_BOARDS":               "espressobin",
 		},
 		"boardc-dtbo": {
@@ -166,6 +168,13 @@ func TestYoctoBitbakeParse(t *testing.T) {
 				t.Errorf("%s: %s = %q, want %q", recipe, v, got, w)
 			}
 		}
+	}
+	// boardc-tune's packaging step runs before systemd.bbclass's and
+	// update-rc.d.bbclass's, which it may tell there is nothing to enable.
+	split := strings.Fields(getvar(t, build, env, "boardc-tune", "PACKAGESPLITFUNCS"))
+	if len(split) < 3 || split[0] != "boardc_tune_init_packages" || !slices.Contains(split, "systemd_populate_packages") ||
+		!slices.Contains(split, "populate_packages_updatercd") {
+		t.Errorf("boardc-tune: PACKAGESPLITFUNCS = %q, want boardc_tune_init_packages before systemd_populate_packages and populate_packages_updatercd", split)
 	}
 	if got := getvar(t, build, env, "boardc-native", "LIC_FILES_CHKSUM"); !strings.Contains(got, "/LICENSE;md5="+md5Hex(lic)) {
 		t.Errorf("boardc-native: LIC_FILES_CHKSUM lacks LICENSE's md5:\n%.200s", got)

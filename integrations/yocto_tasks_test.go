@@ -5,11 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"boardc.dev/boardc/internal/testtool"
 )
@@ -32,82 +29,122 @@ func taskBody(t *testing.T, file, head string) string {
 }
 
 // The harness runs a bitbake python function body with a datastore of
-// plain values and bb.fatal printing its message and exiting 1.
-const pyHarness = `import json, os, sys, textwrap, types
+// plain values (setVar records, expand replaces ${VAR}), bb.note
+// printing "NOTE: " and its message, and bb.fatal printing its message
+// and exiting 1; then it prints the variables the function set, as JSON.
+const pyHarness = `import json, os, re, sys, textwrap, types
 body = open(sys.argv[1]).read()
 vars = json.loads(sys.argv[2])
+set = {}
 class D:
     def getVar(self, k):
         return vars[k]
+    def setVar(self, k, v):
+        vars[k] = v
+        set[k] = v
+    def expand(self, s):
+        return re.sub(r"\$\{([A-Za-z0-9_:-]+)\}", lambda m: vars[m.group(1)], s)
 def fatal(msg):
     print(msg, file=sys.stderr)
     sys.exit(1)
-bb = types.SimpleNamespace(fatal=fatal)
+def note(msg):
+    print("NOTE: " + msg)
+bb = types.SimpleNamespace(fatal=fatal, note=note)
 g = {"bb": bb}
 exec("def task(d):\n" + textwrap.indent(textwrap.dedent(body), "    "), g)
 g["task"](D())
+print(json.dumps(set, sort_keys=True, separators=(",", ":")))
 `
 
-// TestYoctoTuneInstall runs boardc-tune.bb's do_install on the outputs of
-// every in-tree board, with systemd and SysV init: it installs exactly
-// the files the board produces.
-func TestYoctoTuneInstall(t *testing.T) {
-	py := testtool.Look(t, "python3", "python3")
+// yoctoTask writes the body of the python function head of boardc-tune.bb
+// and the harness to a directory; it returns the harness and the body.
+func yoctoTask(t *testing.T, head string) (harness, body string) {
+	t.Helper()
 	dir := t.TempDir()
-	body := filepath.Join(dir, "do_install.py")
-	if err := os.WriteFile(body, []byte(taskBody(t, filepath.Join(yocto, "recipes-bsp", "boardc-tune", "boardc-tune.bb"), "python do_install() {")), 0o644); err != nil {
+	body = filepath.Join(dir, "task.py")
+	if err := os.WriteFile(body, []byte(taskBody(t, filepath.Join(yocto, "recipes-bsp", "boardc-tune", "boardc-tune.bb"), head)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	harness := filepath.Join(dir, "harness.py")
+	harness = filepath.Join(dir, "harness.py")
 	if err := os.WriteFile(harness, []byte(pyHarness), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	unpack, _ := filepath.Abs(filepath.Join(yocto, "recipes-bsp", "boardc-tune", "files"))
-	for _, bd := range inTreeBoards(t) {
-		t.Run(bd, func(t *testing.T) {
-			out, name := boardOutput(t, bd)
-			files := manifestFiles(t, out, name)
+	return harness, body
+}
+
+// TestYoctoTuneInstall runs boardc-tune.bb's do_install on the outputs of
+// every in-tree board, and of a board with isolated CPUs, with systemd,
+// SysV init and both: it installs exactly the files the board produces,
+// with their modes, where the generated files expect each other, and
+// nothing for mirabox. Then boardc_tune_init_packages, the packaging
+// step before systemd.bbclass and update-rc.d.bbclass, must leave them
+// nothing to enable or link that is not installed.
+func TestYoctoTuneInstall(t *testing.T) {
+	py := testtool.Look(t, "python3", "python3")
+	harness, install := yoctoTask(t, "python do_install() {")
+	_, split := yoctoTask(t, "python boardc_tune_init_packages() {")
+	for name, dir := range tuneBoardDirs(t) {
+		t.Run(name, func(t *testing.T) {
+			out, got := boardOutputAt(t, dir)
+			if got != name {
+				t.Fatalf("%s compiles to board %s", dir, got)
+			}
+			tf := tuneBoards[name]
+			checkTuneFiles(t, name, tf, manifestFiles(t, out, name))
 			for _, features := range []string{"systemd", "sysvinit", "systemd sysvinit"} {
 				dest := t.TempDir()
-				vars, _ := json.Marshal(map[string]string{
-					"BOARDC_BOARD": name, "BOARDC_OUTDIR": out, "D": dest,
-					"BOARDC_TUNE_DIR": "/usr/libexec/boardc/" + name, "nonarch_libdir": "/usr/lib",
-					"DISTRO_FEATURES": "acl " + features, "systemd_system_unitdir": "/usr/lib/systemd/system",
-					"UNPACKDIR": unpack, "sysconfdir": "/etc",
-				})
-				run(t, ".", nil, py, harness, body, string(vars))
-				want := []string{"usr/libexec/boardc/" + name + "/tune.sh -rwxr-xr-x"}
-				if files["irqbalance-policy.sh"] {
-					want = append(want, "usr/libexec/boardc/"+name+"/irqbalance-policy.sh -rwxr-xr-x")
+				vars := map[string]string{
+					"BOARDC_BOARD": name, "BOARDC_OUTDIR": out, "D": dest, "PN": "boardc-tune",
+					"BOARDC_LIBEXEC_DIR": "/usr/libexec/boardc", "nonarch_libdir": "/usr/lib",
+					"nonarch_base_libdir": "/usr/lib", "DISTRO_FEATURES": "acl " + features,
+					"systemd_system_unitdir": "/usr/lib/systemd/system", "sysconfdir": "/etc",
+					"INITSCRIPT_NAME": "boardc-tune-" + name,
 				}
-				for f := range files {
-					if strings.HasPrefix(f, "sysctl.d/") {
-						want = append(want, "usr/lib/"+f+" -rw-r--r--")
-					}
+				js, _ := json.Marshal(vars)
+				msg := run(t, ".", nil, py, harness, install, string(js))
+				wantMsg := "{}\n"
+				if !tf.tune {
+					wantMsg = "NOTE: board " + name + " produces no tune.sh: no runtime tuning to install\n" + wantMsg
 				}
+				if msg != wantMsg {
+					t.Errorf("DISTRO_FEATURES %q: do_install printed %q, want %q", features, msg, wantMsg)
+				}
+				want := wantTune(yoctoLayout, name, tf, "files")
 				if strings.Contains(features, "systemd") {
-					want = append(want, "usr/lib/systemd/system/boardc-tune-"+name+".service -rw-r--r--")
+					want = append(want, wantTune(yoctoLayout, name, tf, "systemd")...)
 				}
 				if strings.Contains(features, "sysvinit") {
-					want = append(want, "etc/init.d/boardc-tune -rwxr-xr-x")
+					want = append(want, wantTune(yoctoLayout, name, tf, "sysv")...)
 				}
-				sort.Strings(want)
-				if d := cmp.Diff(want, installed(t, dest)); d != "" {
-					t.Errorf("DISTRO_FEATURES %q: installed (-want +got):\n%s", features, d)
+				checkInstalled(t, "DISTRO_FEATURES "+features, dest, filepath.Join(out, name), want)
+				if n := checkRefs(t, "DISTRO_FEATURES "+features, dest); tf.tune && n == 0 {
+					t.Errorf("DISTRO_FEATURES %q: the installed files refer to nothing: the reference check checked nothing", features)
+				}
+
+				setVars := map[string]string{}
+				if !tf.tune || !strings.Contains(features, "systemd") {
+					setVars["SYSTEMD_SERVICE:boardc-tune"] = ""
+				}
+				if !tf.tune || !strings.Contains(features, "sysvinit") {
+					setVars["INHIBIT_UPDATERCD_BBCLASS"] = "1"
+				}
+				wantSet, _ := json.Marshal(setVars)
+				if got := run(t, ".", nil, py, harness, split, string(js)); got != string(wantSet)+"\n" {
+					t.Errorf("DISTRO_FEATURES %q: boardc_tune_init_packages set %s, want %s", features, got, wantSet)
 				}
 			}
 		})
 	}
 
 	// A BOARDC_BOARD that is not the board's name.
-	out, _ := boardOutput(t, "mirabox")
-	if err := os.Rename(filepath.Join(out, "mirabox"), filepath.Join(out, "other")); err != nil {
+	out, _ := boardOutput(t, "espressobin")
+	if err := os.Rename(filepath.Join(out, "espressobin"), filepath.Join(out, "other")); err != nil {
 		t.Fatal(err)
 	}
 	vars, _ := json.Marshal(map[string]string{"BOARDC_BOARD": "other", "BOARDC_OUTDIR": out, "D": t.TempDir()})
-	cmd := exec.Command(py, harness, body, string(vars))
+	cmd := exec.Command(py, harness, install, string(vars))
 	msg, err := cmd.CombinedOutput()
-	want := filepath.Join(out, "other", "manifest.json") + ": board 'mirabox', but BOARDC_BOARD is 'other': the board's directory and its name must match\n"
+	want := filepath.Join(out, "other", "manifest.json") + ": board 'espressobin', but BOARDC_BOARD is 'other': the board's directory and its name must match\n"
 	if err == nil || string(msg) != want {
 		t.Errorf("misnamed board: %v %q, want %q", err, msg, want)
 	}

@@ -81,7 +81,9 @@ func TestYoctoLayerText(t *testing.T) {
 	for _, want := range []string{
 		`PACKAGE_ARCH = "${MACHINE_ARCH}"`,
 		`SYSTEMD_SERVICE:${PN} = "boardc-tune-${BOARDC_BOARD}.service"`,
-		`INITSCRIPT_NAME = "boardc-tune"`,
+		`INITSCRIPT_NAME = "boardc-tune-${BOARDC_BOARD}"`,
+		`INITSCRIPT_PARAMS = "start 40 S . stop 20 0 6 ."`,
+		`PACKAGESPLITFUNCS =+ "boardc_tune_init_packages"`,
 		"inherit systemd update-rc.d",
 		"json.load(f)",
 	} {
@@ -109,6 +111,12 @@ func TestYoctoLayerText(t *testing.T) {
 		if !strings.Contains(text, `BOARDC_BOARD = "`+b.Name+`"`) {
 			t.Errorf("%s does not name the board %s", p, b.Name)
 		}
+		// boardc-tune for the boards with runtime tuning only.
+		out, _ := boardOutput(t, dir)
+		tunes := manifestFiles(t, out, b.Name)["tune.sh"]
+		if rec := strings.Contains(text, "\nMACHINE_EXTRA_RRECOMMENDS += \"boardc-tune\"\n"); rec != tunes {
+			t.Errorf("%s: recommends boardc-tune: %v, but board %s produces tune.sh: %v", p, rec, b.Name, tunes)
+		}
 		if b.DTS != "" {
 			m := kernelDTS.FindStringSubmatch(b.DTS)
 			if m == nil {
@@ -118,20 +126,6 @@ func TestYoctoLayerText(t *testing.T) {
 				t.Errorf("%s: KERNEL_DEVICETREE lacks the board's %s", p, dtb)
 			}
 		}
-	}
-}
-
-// TestYoctoInitScript checks the SysV script of boardc-tune is the
-// Buildroot package's, but for the variable check-package wants there.
-func TestYoctoInitScript(t *testing.T) {
-	br := readFile(t, filepath.Join(brTree, "package", "boardc-tune", "S39boardc-tune"))
-	oe := readFile(t, filepath.Join(yocto, "recipes-bsp", "boardc-tune", "files", "boardc-tune.init"))
-	want := strings.ReplaceAll(strings.ReplaceAll(br, `DAEMON="boardc-tune"`, `NAME="boardc-tune"`), "$DAEMON", "$NAME")
-	if oe != want {
-		t.Error("boardc-tune.init differs from Buildroot's S39boardc-tune")
-	}
-	if strings.Contains(oe, "DAEMON") {
-		t.Error("boardc-tune.init still names DAEMON")
 	}
 }
 

@@ -39,7 +39,9 @@ define BOARDC_TUNE_BUILD_CMDS
 		$(@D)/$(BOARDC_TUNE_BOARD)
 endef
 
-# Only the files the board's manifest.json lists are installed.
+# Only the files the board's manifest.json lists are installed, where
+# the generated files expect each other; a board without tune.sh (no
+# runtime tuning) installs nothing. See boardc-tune-install.
 define BOARDC_TUNE_INSTALL_TARGET_CMDS
 	$(BOARDC_TUNE_INSTALL) $(BOARDC_TUNE_OUTDIR) $(TARGET_DIR) files
 endef
