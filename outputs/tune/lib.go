@@ -274,12 +274,11 @@ pin_irq() {
 
 # follow_irq NAME CPUS HOW MASTERS WHERE keeps the IRQs named NAME, which
 # the masters MASTERS declare and their driver places with an affinity
-# hint, where the hint says: a user-space
-# write (irqbalance, an earlier script) is undone. CPUS is what the
-# description expects the hints to be, taken as pin_irq's MODE one does; a
-# hint that differs is reported, naming both CPUs, and followed. HOW
-# managed: the kernel manages the vectors (a write answers EIO), so their
-# affinity is only checked.
+# hint, where the hint says: a user-space write (irqbalance, an earlier
+# script) is undone. CPUS is what the description expects the hints to
+# be, taken as pin_irq's MODE one does; a hint that differs is reported,
+# naming both CPUs, and followed. HOW managed: the kernel manages the
+# vectors (a write answers EIO), so their affinity is only checked.
 follow_irq() {
 	irq_selected "$4" || return 0
 	find_irqs "$1" "$5" || return 0
