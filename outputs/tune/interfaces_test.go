@@ -244,19 +244,25 @@ func TestRootInterfaceIRQs(t *testing.T) {
 	}
 	// --verify of the other interface sees its master's IRQ undone, not
 	// eth0's or the rings.
-	if r := run("--interface", "eth1", "--verify"); r.code != tune.ExitDrift ||
+	if r := run("--interface", "enp0s1", "--verify"); r.code != tune.ExitDrift ||
 		r.stdout != "drift: /proc/irq/33/smp_affinity_list is 0-39, want 3-5,7 (IRQ 33 eth1, test/board.cue:13)\n"+
 			"drift: /sys/class/net/enp0s1/queues/rx-0/rps_cpus is 00,00000000, want 2 (test/board.cue:21)\n" {
-		t.Errorf("--interface eth1 --verify: %v", r)
+		t.Errorf("--interface enp0s1 --verify: %v", r)
 	}
+	// The netdev eth1 is not the board's: the kernel's name is what udev
+	// passes, so the description's eth1 (enp0s1) is not meant.
+	if r := run("--interface", "eth1"); r.code != 0 || r.stdout != "eth1 is not an interface of board testboard: nothing to do\n" {
+		t.Errorf("--interface eth1: %v", r)
+	}
+	only(t, map[string]string{"30": "2\n"})
 	// --only narrows --interface; the sysctls are never its part.
-	if r := run("--interface", "eth1", "--only", "irq"); r.code != 0 || strings.Contains(r.stdout, "rps_cpus") {
-		t.Errorf("--interface eth1 --only irq: %v", r)
+	if r := run("--interface", "enp0s1", "--only", "irq"); r.code != 0 || strings.Contains(r.stdout, "rps_cpus") {
+		t.Errorf("--interface enp0s1 --only irq: %v", r)
 	}
 	only(t, map[string]string{"30": "2\n", "33": "3-5,7\n"})
-	if r := run("--interface", "eth1", "--only", "sysctl"); r.code != tune.ExitUsage ||
+	if r := run("--interface", "enp0s1", "--only", "sysctl"); r.code != tune.ExitUsage ||
 		r.stderr != "tune.sh: --interface tunes only the parts irq and net\nTry tune.sh --help.\n" {
-		t.Errorf("--interface eth1 --only sysctl: %v", r)
+		t.Errorf("--interface enp0s1 --only sysctl: %v", r)
 	}
 
 	// The boot run places the rest and keeps the values saved first.
@@ -317,5 +323,32 @@ func TestRootInterfaceIRQs(t *testing.T) {
 	orig["proc/irq/40/"] = ""
 	if d := treeDiff(orig, snapshot(t, root)); len(d) > 0 {
 		t.Errorf("revert after the reload did not restore the root:\n%s", strings.Join(d, "\n"))
+	}
+
+	// Names swapped: the netdev eth0 is the description's eth1 (pcie's),
+	// and the kernel's name wins over the description's eth0.
+	link := filepath.Join(root, "sys/class/net/enp0s1")
+	target, err := os.Readlink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(root, "sys/class/net/eth0")); err != nil {
+		t.Fatal(err)
+	}
+	renamed := snapshot(t, root)
+	r = run("--interface", "eth0")
+	if r.code != 0 || !strings.Contains(r.stdout, "interface eth1 is eth0 (node /pcie@10000000)\n") ||
+		!strings.Contains(r.stdout, "set /proc/irq/33/smp_affinity_list = 3-5,7, was 0-39 (IRQ 33 eth1, test/board.cue:13)\n") ||
+		strings.Contains(r.stdout, "/proc/irq/40/") || strings.Contains(r.stdout, "end0") {
+		t.Errorf("--interface eth0, the netdev of the description's eth1: %v", r)
+	}
+	if r := run("--revert"); r.code != 0 {
+		t.Errorf("revert after the rename: %v", r)
+	}
+	if d := treeDiff(renamed, snapshot(t, root)); len(d) > 0 {
+		t.Errorf("revert after the rename did not restore the root:\n%s", strings.Join(d, "\n"))
 	}
 }

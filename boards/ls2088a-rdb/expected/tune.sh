@@ -218,10 +218,12 @@ is applied; --strict changes nothing unless everything is there.
   --revert     restore the values saved by the first apply
   --strict     all or nothing: refuse (status 3) when an item is missing
   --interface IFACE
-               only this interface, by its name here or the description's:
-               its queues and the IRQs of the master that owns it, which a
-               driver reload renumbers (for udev and hotplug; the sysctls
-               and the other IRQs are the boot run's)
+               only this interface, by its name here (or the description's,
+               where no interface here has the name): its queues and the
+               IRQs of the master that owns it, which a driver reload
+               renumbers (for udev and hotplug; the sysctls and the other
+               IRQs are the boot run's). --revert restores every saved
+               value, whatever --interface says
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
@@ -792,8 +794,9 @@ expect() {
 # the netdev called NAME. Names change (systemd's predictable names,
 # udev rules), the hardware does not. When none is found, or several,
 # that is one missing item and the interface's queues are skipped.
-# --interface selects one interface, by either name, and skips the rest;
-# the resolve phase, before the others, records its master in if_masters.
+# --interface selects one interface and skips the rest: the resolve
+# phase, before the others, notes each interface that is the netdev named
+# so, or that the description names so (see select_interface).
 iface() {
 	net_desc=$1
 	net_dev=
@@ -805,13 +808,21 @@ iface() {
 	dpni) net_dev=$(netdev_by_dpni "$3") ;;
 	*) [ -e "$ROOT/sys/class/net/$1" ] && net_dev=$1 ;;
 	esac
-	if [ -n "$only_if" ] && [ "$only_if" != "$1" ] && [ "$only_if" != "$net_dev" ]; then
+	if [ "$phase" = resolve ]; then
+		if [ "$only_if" = "$net_dev" ]; then
+			dev_descs="$dev_descs $1"
+			dev_masters="$dev_masters $5"
+		elif [ "$only_if" = "$1" ]; then
+			name_descs="$name_descs $1"
+			name_masters="$name_masters $5"
+		fi
 		return 0
 	fi
-	found_if=1
-	if [ "$phase" = resolve ]; then
-		[ -z "$5" ] || if_masters="$if_masters${if_masters:+ }$5"
-		return 0
+	if [ -n "$only_if" ]; then
+		case "$if_descs " in
+		*" $1 "*) ;;
+		*) return 0 ;;
+		esac
 	fi
 	how=$2
 	[ "$2" = name ] || how="$2 $3"
@@ -829,6 +840,26 @@ iface() {
 		say "interface $1 is $net_dev ($how)"
 	fi
 	net_skip=
+}
+
+# select_interface, after the resolve phase, sets if_descs and if_masters
+# to the description's names and the masters of the interfaces --interface
+# selects: the interface whose netdev has that name (udev and hotplug
+# pass the kernel's name, and names can be swapped: the netdev eth1 may
+# be the description's eth0); else, when no netdev has that name, the
+# interface the description names so; else none, the netdev not being
+# one of the board's.
+select_interface() {
+	if_descs=
+	if_masters=
+	if [ -n "$dev_descs" ]; then
+		if_descs=$dev_descs
+		if_masters=$dev_masters
+	elif [ ! -e "$ROOT/sys/class/net/$only_if" ]; then
+		if_descs=$name_descs
+		if_masters=$name_masters
+	fi
+	[ -z "$if_descs" ] || found_if=1
 }
 
 # netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
@@ -987,7 +1018,12 @@ net_dev=
 statekey=
 readonly_act=0
 chan_pending=
+if_descs=
 if_masters=
+dev_descs=
+dev_masters=
+name_descs=
+name_masters=
 phase=check
 
 if [ "$mode" = revert ]; then
@@ -999,6 +1035,7 @@ check_daemons
 if [ -n "$only_if" ]; then
 	phase=resolve
 	actions
+	select_interface
 	phase=check
 fi
 actions
