@@ -35,6 +35,9 @@
 //	                                nearest parent has the of_node ARG;
 //	                                dpni, that of DPAA2 object dpni.ARG;
 //	                                name, the netdev called IF (ARG -)
+//	ifirq IF NAME                   an IRQ pin (its irq record) of the master
+//	                                that owns IF: tune.sh --interface IF places
+//	                                the IRQs named NAME
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
 //	xps IF QUEUE MASK               tx-QUEUE/xps_cpus
@@ -48,6 +51,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"boardc.dev/boardc/compiler"
@@ -129,6 +133,11 @@ func write(w io.Writer, b *ir.Board) error {
 			fmt.Fprintf(&s, "netdev %s dpni %d\n", n.IfName, nd.DPNI)
 		default:
 			fmt.Fprintf(&s, "netdev %s node %s\n", n.IfName, n.Master.Node.Path)
+		}
+		for _, p := range b.Policy.IRQs {
+			if n.Master != nil && slices.Contains(p.Owners, n.Master) {
+				fmt.Fprintf(&s, "ifirq %s %s\n", n.IfName, p.IRQ)
+			}
 		}
 		for q, cpus := range n.RPS {
 			fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))

@@ -66,3 +66,27 @@ func TestState(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanIfIRQ: each interface lists the IRQ pins of its own master, and
+// a pin of a master without an interface (the rng's virtio1) is none's.
+func TestPlanIfIRQ(t *testing.T) {
+	r := intree.Compile(t, "../../boards/qemu-virt")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "ifirq ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"ifirq eth0 virtio0-input.0", "ifirq eth0 virtio0-input.1", "ifirq eth0 virtio0-input.2", "ifirq eth0 virtio0-input.3",
+		"ifirq eth0 virtio0-output.0", "ifirq eth0 virtio0-output.1", "ifirq eth0 virtio0-output.2", "ifirq eth0 virtio0-output.3",
+		"ifirq eth1 virtio2",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ifirq records (-want +got):\n%s", diff)
+	}
+}

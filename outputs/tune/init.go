@@ -22,14 +22,16 @@ func hotplugFile(b *ir.Board) string     { return "openwrt/hotplug.d/net/90-boar
 func tunePath(b *ir.Board) string { return InstallDir + "/" + b.Name + "/" + ScriptFile }
 
 // templateUnit is the unit the udev rule starts for each network
-// interface: it tunes that interface's queues, and is stopped with the
-// device (BindsTo=), so that the next appearance tunes it again.
+// interface: it tunes that interface's queues and places the IRQs of its
+// master, new ones after a driver reload, and is stopped with the device
+// (BindsTo=), so that the next appearance tunes it again.
 func templateUnit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Systemd)
 	header(p, b, "Per-interface runtime tuning service")
 	p.Comment("", "Started by "+udevRuleFile(b)+" for each network interface that appears,")
 	p.Comment("", "whatever its name: tune.sh finds the board's interfaces by hardware and")
-	p.Comment("", "leaves the others alone.")
+	p.Comment("", "leaves the others alone. It tunes the interface's queues and places the")
+	p.Comment("", "IRQs of the master that owns it, which a driver reload renumbers.")
 	p.P()
 	p.P("[Unit]")
 	p.P("Description=", outputs.T("boardc runtime tuning of board "+b.Name+": interface "), "%I")

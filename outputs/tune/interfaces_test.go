@@ -1,6 +1,7 @@
 package tune_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,5 +164,191 @@ func TestRootInterfaces(t *testing.T) {
 	}
 	if d := treeDiff(orig, snapshot(t, root)); len(d) > 0 {
 		t.Errorf("revert did not restore the root:\n%s", strings.Join(d, "\n"))
+	}
+}
+
+// irqIfaceBoard is ifaceBoard whose masters declare IRQs the policy pins:
+// eth (eth0's master) the IRQ eth0, pcie (eth1's) the IRQ eth1, and
+// crypto, which has no interface, the EIP97 rings.
+func irqIfaceBoard() *ir.Board {
+	b := ifaceBoard()
+	ms := b.SoC.Masters
+	ms[0].IRQs = []ir.IRQ{{Key: "port", Name: "eth0", Count: 1}}
+	ms[1].IRQs = []ir.IRQ{{Key: "msi", Name: "eth1", Count: 1}}
+	b.SoC.Masters = append(ms, &ir.Master{Key: "crypto", Node: ir.Node{Path: "/soc/crypto@90000"},
+		IRQs: []ir.IRQ{{Key: "rings", Name: "d0090000.crypto", Count: 4}}})
+	b.Policy.IRQs = []ir.IRQPin{
+		{IRQ: "d0090000.crypto", CPUs: []int{1, 0}, Pos: at(10)},
+		{IRQ: "eth0", CPUs: []int{2}, Pos: at(11)},
+		{IRQ: "eth1", CPUs: []int{3, 5, 4, 7}, Pos: at(13)},
+	}
+	b.ResolvePolicy()
+	return b
+}
+
+// TestRootInterfaceIRQs: --interface places the IRQs of the master that
+// owns the interface, by either of its names, and no other IRQ; its saved
+// values join the boot run's, and a revert restores the root exactly,
+// also after a driver reload renumbered the IRQ.
+func TestRootInterfaceIRQs(t *testing.T) {
+	t.Parallel()
+	b := irqIfaceBoard()
+	s := tune.Script(b)
+	for _, want := range []string{
+		"# test/board.cue:11: IRQs named eth0 (master eth) on CPU 2\n\tpin_irq 'eth0' '2' set 'eth' 'test/board.cue:11'\n",
+		"\tiface 'eth1' node '/pcie@10000000' '' 'pcie' 'test/board.cue:21'\n",
+		"\tiface 'eth2' dpni '4' '' 'fsl_mc' 'test/board.cue:22'\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("tune.sh lacks %q", want)
+		}
+	}
+	out := writeOutputs(t, tune.Emit(b))
+	script := filepath.Join(out, tune.ScriptFile)
+	root, work := t.TempDir(), t.TempDir()
+	makeTree(t, root, ifaceRoot())
+	orig := snapshot(t, root)
+	run := func(args ...string) result {
+		return runSh(t, work, nil, script, append([]string{"--root", root}, args...)...)
+	}
+	affinity := func(n string) string { return snapshot(t, root)["proc/irq/"+n+"/smp_affinity_list"] }
+	// only checks that the IRQs named are placed as want says and every
+	// other IRQ is as it was.
+	only := func(t *testing.T, want map[string]string) {
+		t.Helper()
+		for _, n := range []string{"3", "4", "7", "21", "22", "23", "24", "25", "30", "31", "32", "33"} {
+			w, ok := want[n]
+			if !ok {
+				w = orig["proc/irq/"+n+"/smp_affinity_list"]
+			}
+			if got := affinity(n); got != w {
+				t.Errorf("IRQ %s: smp_affinity_list %q, want %q", n, got, w)
+			}
+		}
+	}
+
+	r := run("--interface", "end0", "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "would write 2 to /proc/irq/30/smp_affinity_list, now 0-39 (IRQ 30 eth0, test/board.cue:11)\n") ||
+		strings.Contains(r.stdout, "/proc/irq/33/") || strings.Contains(r.stdout, "/proc/irq/21/") {
+		t.Errorf("--interface end0 --dry-run: %v", r)
+	}
+	only(t, nil)
+	// end0 is the description's eth0: its master eth declares IRQ eth0.
+	r = run("--interface", "end0")
+	if r.code != 0 || !strings.Contains(r.stdout, "set /proc/irq/30/smp_affinity_list = 2, was 0-39 (IRQ 30 eth0, test/board.cue:11)\n") {
+		t.Errorf("--interface end0: %v", r)
+	}
+	only(t, map[string]string{"30": "2\n"})
+	if r := run("--interface", "end0", "--verify"); r.code != 0 || r.stdout != "board testboard: no drift\n" {
+		t.Errorf("--interface end0 --verify: %v", r)
+	}
+	// --verify of the other interface sees its master's IRQ undone, not
+	// eth0's or the rings.
+	if r := run("--interface", "enp0s1", "--verify"); r.code != tune.ExitDrift ||
+		r.stdout != "drift: /proc/irq/33/smp_affinity_list is 0-39, want 3-5,7 (IRQ 33 eth1, test/board.cue:13)\n"+
+			"drift: /sys/class/net/enp0s1/queues/rx-0/rps_cpus is 00,00000000, want 2 (test/board.cue:21)\n" {
+		t.Errorf("--interface enp0s1 --verify: %v", r)
+	}
+	// The netdev eth1 is not the board's: the kernel's name is what udev
+	// passes, so the description's eth1 (enp0s1) is not meant.
+	if r := run("--interface", "eth1"); r.code != 0 || r.stdout != "eth1 is not an interface of board testboard: nothing to do\n" {
+		t.Errorf("--interface eth1: %v", r)
+	}
+	only(t, map[string]string{"30": "2\n"})
+	// --only narrows --interface; the sysctls are never its part.
+	if r := run("--interface", "enp0s1", "--only", "irq"); r.code != 0 || strings.Contains(r.stdout, "rps_cpus") {
+		t.Errorf("--interface enp0s1 --only irq: %v", r)
+	}
+	only(t, map[string]string{"30": "2\n", "33": "3-5,7\n"})
+	if r := run("--interface", "enp0s1", "--only", "sysctl"); r.code != tune.ExitUsage ||
+		r.stderr != "tune.sh: --interface tunes only the parts irq and net\nTry tune.sh --help.\n" {
+		t.Errorf("--interface enp0s1 --only sysctl: %v", r)
+	}
+
+	// The boot run places the rest and keeps the values saved first.
+	if r := run(); r.code != tune.ExitPartial {
+		t.Errorf("apply: %v", r)
+	}
+	only(t, map[string]string{"30": "2\n", "33": "3-5,7\n", "21": "0-1\n", "22": "0-1\n", "23": "0-1\n", "24": "0-1\n"})
+	// A run that overlapped another appends what it read after the first
+	// line of the key: the first line is what a revert restores.
+	state := filepath.Join(root, "run/boardc/testboard.state")
+	f, err := os.OpenFile(state, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("irq 30 eth0\t2\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if r := run("--revert"); r.code != 0 {
+		t.Errorf("revert: %v", r)
+	}
+	if d := treeDiff(orig, snapshot(t, root)); len(d) > 0 {
+		t.Errorf("revert did not restore the root:\n%s", strings.Join(d, "\n"))
+	}
+
+	// A driver reload: eth0's IRQ comes back as 40, at its default
+	// affinity, after the boot run; --interface places it, and a revert
+	// restores it and warns about the number that is gone.
+	if r := run(); r.code != tune.ExitPartial {
+		t.Errorf("apply: %v", r)
+	}
+	reload := map[string]string{
+		"proc/interrupts": strings.Replace(orig["proc/interrupts"], " 30:       1234          0          0          0     GICv3  74 Level     eth0\n",
+			" 40:          3          0          0          0     GICv3  74 Level     eth0\n", 1),
+		"proc/irq/40/smp_affinity_list": "0-39\n",
+	}
+	makeTree(t, root, reload)
+	if err := os.RemoveAll(filepath.Join(root, "proc/irq/30")); err != nil {
+		t.Fatal(err)
+	}
+	r = run("--interface", "end0")
+	if r.code != 0 || !strings.Contains(r.stdout, "set /proc/irq/40/smp_affinity_list = 2, was 0-39 (IRQ 40 eth0, test/board.cue:11)\n") {
+		t.Errorf("--interface end0 after the reload: %v", r)
+	}
+	if got := affinity("33"); got != "3-5,7\n" {
+		t.Errorf("IRQ 33 after the reload: %q", got)
+	}
+	r = run("--revert")
+	if r.code != tune.ExitPartial || !strings.Contains(r.stdout, "restored /proc/irq/40/smp_affinity_list = 0-39\n") ||
+		!strings.Contains(r.stderr, "tune.sh: warning: not restoring IRQ 30 to 0-39: it is no longer named eth0 (a driver reload may have given its number to another device)\n") {
+		t.Errorf("revert after the reload: %v", r)
+	}
+	for k, v := range reload {
+		orig[k] = v
+	}
+	delete(orig, "proc/irq/30/")
+	delete(orig, "proc/irq/30/smp_affinity_list")
+	orig["proc/irq/40/"] = ""
+	if d := treeDiff(orig, snapshot(t, root)); len(d) > 0 {
+		t.Errorf("revert after the reload did not restore the root:\n%s", strings.Join(d, "\n"))
+	}
+
+	// Names swapped: the netdev eth0 is the description's eth1 (pcie's),
+	// and the kernel's name wins over the description's eth0.
+	link := filepath.Join(root, "sys/class/net/enp0s1")
+	target, err := os.Readlink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(root, "sys/class/net/eth0")); err != nil {
+		t.Fatal(err)
+	}
+	renamed := snapshot(t, root)
+	r = run("--interface", "eth0")
+	if r.code != 0 || !strings.Contains(r.stdout, "interface eth1 is eth0 (node /pcie@10000000)\n") ||
+		!strings.Contains(r.stdout, "set /proc/irq/33/smp_affinity_list = 3-5,7, was 0-39 (IRQ 33 eth1, test/board.cue:13)\n") ||
+		strings.Contains(r.stdout, "/proc/irq/40/") || strings.Contains(r.stdout, "end0") {
+		t.Errorf("--interface eth0, the netdev of the description's eth1: %v", r)
+	}
+	if r := run("--revert"); r.code != 0 {
+		t.Errorf("revert after the rename: %v", r)
+	}
+	if d := treeDiff(renamed, snapshot(t, root)); len(d) > 0 {
+		t.Errorf("revert after the rename did not restore the root:\n%s", strings.Join(d, "\n"))
 	}
 }

@@ -51,11 +51,12 @@ func placedRoot() map[string]string {
 func TestPlacementScript(t *testing.T) {
 	s := tune.Script(placedBoard())
 	for _, want := range []string{
-		"\tfollow_irq 'd0090000.crypto' '0,1' hint 'test/board.cue:10'\n",
+		"# test/board.cue:10: IRQs named d0090000.crypto (master crypto) are placed by their driver; the description expects CPUs 0,1, one per IRQ in ascending IRQ number\n",
+		"\tfollow_irq 'd0090000.crypto' '0,1' hint 'crypto' 'test/board.cue:10'\n",
 		"# test/board.cue:6: safexcel_request_ring_irq()\n",
-		"\tfollow_irq 'dpio.3' '3' hint 'test/board.cue:12'\n",
-		"# test/board.cue:13: IRQs named eth1 on CPUs 5,3, one per IRQ in ascending IRQ number\n",
-		"# test/board.cue:5: one CPU per IRQ: gic_set_affinity()\n\tpin_irq 'eth1' '5,3' one 'test/board.cue:13'\n",
+		"\tfollow_irq 'dpio.3' '3' hint 'fsl_mc' 'test/board.cue:12'\n",
+		"# test/board.cue:13: IRQs named eth1 (master eth) on CPUs 5,3, one per IRQ in ascending IRQ number\n",
+		"# test/board.cue:5: one CPU per IRQ: gic_set_affinity()\n\tpin_irq 'eth1' '5,3' one 'eth' 'test/board.cue:13'\n",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("tune.sh lacks %q", want)
@@ -153,7 +154,7 @@ func TestPlacementManaged(t *testing.T) {
 	t.Parallel()
 	b := placedBoard()
 	b.SoC.Masters[1].IRQAffinity.Managed = true
-	if s := tune.Script(b); !strings.Contains(s, "\tfollow_irq 'dpio.3' '3' managed 'test/board.cue:12'\n") {
+	if s := tune.Script(b); !strings.Contains(s, "\tfollow_irq 'dpio.3' '3' managed 'fsl_mc' 'test/board.cue:12'\n") {
 		t.Errorf("tune.sh:\n%s", s)
 	}
 	out := writeOutputs(t, tune.Emit(b))

@@ -2,6 +2,7 @@ package tune
 
 import (
 	"fmt"
+	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
@@ -117,21 +118,25 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 }
 
 // writeIface writes the iface line that starts an interface's values: how
-// tune.sh finds the netdev on the target.
+// tune.sh finds the netdev on the target, and the key of the master that
+// owns it, whose IRQ pins tune.sh --interface places with its queues.
 func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
-	how, arg, alias := "name", "", ""
+	how, arg, alias, master := "name", "", "", ""
+	if n.Master != nil {
+		master = n.Master.Key
+	}
 	text := outputs.T(n.Pos, ": interface ", n.IfName)
 	switch nd, m := n.Dev, n.Master; {
 	case nd == nil || m == nil:
 		text = append(text, ", by name: no master declares it")
 	case nd.ByName:
-		text = append(text, ", by name (", nd.Pos, ": byName)")
+		text = append(text, ", by name (", nd.Pos, ": byName; master ", m.Key, ")")
 	case nd.HasDPNI && nd.DPNIPos.IsValid():
 		how, arg = "dpni", fmt.Sprint(nd.DPNI)
-		text = append(text, ", the netdev of DPAA2 object dpni.", arg, " (", nd.DPNIPos, ")")
+		text = append(text, ", the netdev of DPAA2 object dpni.", arg, " (", nd.DPNIPos, "; master ", m.Key, ")")
 	case nd.HasDPNI:
 		how, arg = "dpni", fmt.Sprint(nd.DPNI)
-		text = append(text, ", the netdev of DPAA2 object dpni.", arg, ", DPNI ", arg, " of the data-path layout (", nd.Pos, ")")
+		text = append(text, ", the netdev of DPAA2 object dpni.", arg, ", DPNI ", arg, " of the data-path layout (", nd.Pos, "; master ", m.Key, ")")
 	default:
 		how, arg, alias = "node", m.Node.Path, nd.Alias
 		text = append(text, ", the netdev whose device or nearest parent has the of_node ", arg, " (master ", m.Key, ")")
@@ -140,7 +145,7 @@ func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
 		}
 	}
 	p.Comment("\t", o, text)
-	p.P(o.Named(n.IfName), "\tiface ", outputs.Str(n.IfName), " ", how, " ", outputs.Str(arg), " ", outputs.Str(alias), " ", outputs.Quoted{n.Pos})
+	p.P(o.Named(n.IfName), "\tiface ", outputs.Str(n.IfName), " ", how, " ", outputs.Str(arg), " ", outputs.Str(alias), " ", outputs.Str(master), " ", outputs.Quoted{n.Pos})
 }
 
 // writePin writes the action of one IRQ pin: follow_irq for IRQs their
@@ -151,10 +156,11 @@ func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
 func writePin(p *outputs.Printer, b *ir.Board, pin ir.IRQPin) {
 	o := outputs.From(pin.Ref, pin.Pos)
 	order := cpuOrder(pin.CPUs)
+	owners := outputs.Str(ownerKeys(pin))
 	switch {
 	case pin.Placed():
 		d := pin.Driver
-		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " are placed by their driver; the description expects ", spreadText(pin)))
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, ownerText(pin), " are placed by their driver; the description expects ", spreadText(pin)))
 		p.Comment("\t", outputs.From(pin.Ref, d.Pos), outputs.T(d.Pos, ": ", d.Source))
 		how := "hint"
 		if d.Managed {
@@ -162,16 +168,39 @@ func writePin(p *outputs.Printer, b *ir.Board, pin ir.IRQPin) {
 			// vector (EIO): checked, never written.
 			how = "managed"
 		}
-		p.P(o.Named(pin.IRQ), "\tfollow_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " ", how, " ", outputs.Quoted{pin.Pos})
+		p.P(o.Named(pin.IRQ), "\tfollow_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " ", how, " ", owners, " ", outputs.Quoted{pin.Pos})
 	case b.SoC.OneTarget():
 		d := b.SoC.IRQDelivery
-		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", spreadText(pin)))
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, ownerText(pin), " on ", spreadText(pin)))
 		p.Comment("\t", outputs.From(ir.RefSoC, d.Pos), outputs.T(d.Pos, ": one CPU per IRQ: ", d.Source))
-		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " one ", outputs.Quoted{pin.Pos})
+		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(order), " one ", owners, " ", outputs.Quoted{pin.Pos})
 	default:
-		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, " on ", ir.CPUText(pin.CPUs)))
-		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(ir.CPUList(pin.CPUs)), " set ", outputs.Quoted{pin.Pos})
+		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, ownerText(pin), " on ", ir.CPUText(pin.CPUs)))
+		p.P(o.Named(pin.IRQ), "\tpin_irq ", outputs.Str(pin.IRQ), " ", outputs.Str(ir.CPUList(pin.CPUs)), " set ", owners, " ", outputs.Quoted{pin.Pos})
 	}
+}
+
+// ownerKeys returns the keys of the masters that declare a pin's IRQ,
+// blank-separated: tune.sh --interface places the pin when the
+// interface's master is one of them.
+func ownerKeys(pin ir.IRQPin) string {
+	keys := make([]string, len(pin.Owners))
+	for i, m := range pin.Owners {
+		keys[i] = m.Key
+	}
+	return strings.Join(keys, " ")
+}
+
+// ownerText names the masters that declare a pin's IRQ, for the comment
+// above its action.
+func ownerText(pin ir.IRQPin) string {
+	switch len(pin.Owners) {
+	case 0:
+		return " (declared by no master)"
+	case 1:
+		return " (master " + pin.Owners[0].Key + ")"
+	}
+	return " (masters " + strings.ReplaceAll(ownerKeys(pin), " ", ", ") + ")"
 }
 
 // cpuOrder returns cpus comma-separated, in the description's order.

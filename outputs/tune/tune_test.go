@@ -134,8 +134,8 @@ func TestHeaders(t *testing.T) {
 func TestScriptContent(t *testing.T) {
 	s := tune.Script(testBoard())
 	for _, want := range []string{
-		"# test/board.cue:10: IRQs named d0090000.crypto on CPUs 0-1\n\tpin_irq 'd0090000.crypto' '0-1' set 'test/board.cue:10'\n",
-		"pin_irq 'eth1' '3-5,7' set 'test/board.cue:13'",
+		"# test/board.cue:10: IRQs named d0090000.crypto (declared by no master) on CPUs 0-1\n\tpin_irq 'd0090000.crypto' '0-1' set '' 'test/board.cue:10'\n",
+		"pin_irq 'eth1' '3-5,7' set '' 'test/board.cue:13'",
 		"act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '2,00000000' 'test/board.cue:20'",
 		"act net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '81,00000000' 'test/board.cue:20'",
 		"rps_flow_cnt 1000, rounded up to a power of two",

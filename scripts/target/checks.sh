@@ -495,6 +495,91 @@ check_hints() {
 	done <"$plan"
 }
 
+# off_cpu LIST prints the first CPU that is not in the comma-separated
+# LIST, nothing when LIST has every CPU.
+off_cpu() {
+	c=0
+	while [ "$c" -lt "$ncpu" ]; do
+		case ,$1, in
+		*,"$c",*) ;;
+		*)
+			echo "$c"
+			return 0
+			;;
+		esac
+		c=$((c + 1))
+	done
+}
+
+# check_iface_irqs is what a driver reload or a late device leaves: the
+# interface's IRQs are somewhere else, and only the udev or hotplug run,
+# tune.sh --interface, follows. For each interface whose master declares
+# pinned IRQs (the plan's ifirq), every pinned IRQ is moved off its
+# CPUs; --interface must put back those of the interface's master (read
+# back from effective_affinity_list) and leave every other where it was
+# moved, and its --revert must restore the moved values exactly.
+check_iface_irqs() {
+	ncpu=$(grep -c ^processor /proc/cpuinfo)
+	# shellcheck disable=SC2013 # interface names, one word each
+	for ifn in $(awk '$1 == "ifirq" && !seen[$2]++ { print $2 }' "$plan"); do
+		ifirqs=$(awk -v i="$ifn" '$1 == "ifirq" && $2 == i { print $3 }' "$plan")
+		: >/tmp/moved
+		# shellcheck disable=SC2034 # the plan's record fields
+		while read -r kind name how list; do
+			[ "$kind" = irq ] || continue
+			away=$(off_cpu "$list")
+			[ -n "$away" ] || continue
+			for n in $(irqs "$name"); do
+				echo "$away" >"/proc/irq/$n/smp_affinity_list"
+				echo "$n $name $how $list $away" >>/tmp/moved
+			done
+		done <"$plan"
+		dev=$(realif "$ifn")
+		tune "iface.$ifn" --interface "$dev"
+		st=$?
+		result "interface $ifn: tune.sh --interface $dev" "$st" "$(tail -n 1 "/tmp/tune.iface.$ifn")"
+		placed=''
+		left=''
+		bad=''
+		k=0
+		prev=
+		while read -r n name how list away; do
+			[ "$name" = "$prev" ] || k=0
+			prev=$name
+			want=$list
+			[ "$how" = set ] || want=$(cpu_at "$list" "$k")
+			k=$((k + 1))
+			if echo "$ifirqs" | grep -qxF "$name"; then
+				eff=$(cat "/proc/irq/$n/effective_affinity_list")
+				extra=$(norm list "$eff" | grep -vxF "$(norm list "$want")")
+				if [ -n "$eff" ] && [ -z "$extra" ]; then
+					placed="$placed $n:$name=$eff"
+				else
+					bad="$bad $n:$name effective ${eff:-empty}, want $want;"
+				fi
+			else
+				have=$(cat "/proc/irq/$n/smp_affinity_list")
+				if [ "$have" = "$away" ]; then
+					left="$left $n:$name=$have"
+				else
+					bad="$bad $n:$name moved to $have, not its master's: want it left at $away;"
+				fi
+			fi
+		done </tmp/moved
+		[ -z "$bad" ] && [ -n "$placed" ]
+		result "interface $ifn: its master's IRQs placed, no other" $? "placed:${placed:- none}; left:${left:- none}${bad:+; wrong:$bad}"
+		tune "iface.$ifn.revert" --revert
+		st=$?
+		back=
+		while read -r n name how list away; do
+			have=$(cat "/proc/irq/$n/smp_affinity_list")
+			[ "$have" = "$away" ] || back="$back $n:$name=$have, want $away;"
+		done </tmp/moved
+		[ "$st" = 0 ] && [ -z "$back" ]
+		result "interface $ifn: --revert restores the IRQs" $? "exit $st, IRQs not at their value from before --interface:${back:- none}"
+	done
+}
+
 # check_irqbalance runs the policy script as irqbalance does (script,
 # sysfs path, IRQ number) for a pinned IRQ and an IRQ the plan leaves alone.
 check_irqbalance() {
@@ -531,6 +616,7 @@ if [ "$mode" = full ]; then
 	snapshot /tmp/orig
 	cycle 1
 	cycle 2
+	check_iface_irqs
 	check_irqbalance
 fi
 [ "$xfailed" = 0 ] || say "$xfailed known failure(s), counted as passed"

@@ -22,8 +22,8 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# board.cue:30: IRQs named dma0-rx on CPU 1
-	pin_irq 'dma0-rx' '1' set 'board.cue:30'
+	# board.cue:30: IRQs named dma0-rx (master dma0) on CPU 1
+	pin_irq 'dma0-rx' '1' set 'dma0' 'board.cue:30'
 	:
 }
 
@@ -44,8 +44,12 @@ is applied; --strict changes nothing unless everything is there.
   --revert     restore the values saved by the first apply
   --strict     all or nothing: refuse (status 3) when an item is missing
   --interface IFACE
-               only the queues of this interface, by its name here or the
-               description's (for udev: the other parts are the boot's)
+               only this interface, by its name here (or the description's,
+               where no interface here has the name): its queues and the
+               IRQs of the master that owns it, which a driver reload
+               renumbers (for udev and hotplug; the sysctls and the other
+               IRQs are the boot run's). --revert restores every saved
+               value, whatever --interface says
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
@@ -129,19 +133,26 @@ while [ $# -gt 0 ]; do
 done
 ROOT=${ROOT%/}
 case $only_if in
-*/* | .* | *"$nl"* | *" "*) usage_error "--interface: not an interface name: $only_if" ;;
-?*) only=net ;;
+*/* | .* | *"$nl"* | *" "* | *"$tab"*) usage_error "--interface: not an interface name: $only_if" ;;
 esac
 
 rest=$only,
+parts=
 while [ -n "$rest" ]; do
 	part=${rest%%,*}
 	rest=${rest#*,}
 	case $part in
-	irq | net | sysctl) ;;
+	irq | net) parts=$parts${parts:+,}$part ;;
+	sysctl) [ -n "$only_if" ] || parts=$parts${parts:+,}$part ;;
 	*) usage_error "--only: unknown part '$part' (irq, net, sysctl)" ;;
 	esac
 done
+# --interface tunes the interface's own parts: its master's IRQs and its
+# queues, never the sysctls.
+if [ -n "$only_if" ]; then
+	[ -n "$parts" ] || usage_error "--interface tunes only the parts irq and net"
+	only=$parts
+fi
 
 # wants PART succeeds when --only includes PART.
 wants() {
@@ -332,57 +343,75 @@ cpu_at() {
 	printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'
 }
 
-# pin_irq NAME CPUS MODE WHERE places the IRQs named NAME. MODE one: the
-# interrupt controller delivers each IRQ to one CPU, so the IRQs of the
-# name, in ascending IRQ number, take the CPUs of the comma-separated CPUS
-# in their order, one each, starting over when there are more IRQs than
-# CPUs. MODE set: every IRQ of the name gets the CPU list CPUS.
+# irq_selected MASTERS succeeds when the IRQ action of the masters
+# MASTERS (blank-separated keys, those that declare the IRQ's name) runs:
+# always without --interface; with it, when one of them owns the
+# interface. IRQs sharing a name cannot be told apart, so a name two
+# masters declare is placed whole for either.
+irq_selected() {
+	[ "$phase" != resolve ] || return 1
+	wants irq || return 1
+	[ -n "$only_if" ] || return 0
+	for m in $1; do
+		case " $if_masters " in
+		*" $m "*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# pin_irq NAME CPUS MODE MASTERS WHERE places the IRQs named NAME, which
+# the masters MASTERS declare. MODE one: the interrupt controller delivers
+# each IRQ to one CPU, so the IRQs of the name, in ascending IRQ number,
+# take the CPUs of the comma-separated CPUS in their order, one each,
+# starting over when there are more IRQs than CPUs. MODE set: every IRQ of
+# the name gets the CPU list CPUS.
 pin_irq() {
-	wants irq || return 0
-	find_irqs "$1" "$4" || return 0
+	irq_selected "$4" || return 0
+	find_irqs "$1" "$5" || return 0
 	k=0
 	for n in $irqs; do
 		want=$2
 		[ "$3" = one ] && want=$(cpu_at "$2" "$k")
 		statekey="irq $n $1"
-		act irq list "/proc/irq/$n/smp_affinity_list" "$want" "IRQ $n $1, $4"
-		effective "$n" "$want" "IRQ $n $1, $4"
+		act irq list "/proc/irq/$n/smp_affinity_list" "$want" "IRQ $n $1, $5"
+		effective "$n" "$want" "IRQ $n $1, $5"
 		k=$((k + 1))
 	done
 }
 
-# follow_irq NAME CPUS HOW WHERE keeps the IRQs named NAME, which their
-# driver places with an affinity hint, where the hint says: a user-space
-# write (irqbalance, an earlier script) is undone. CPUS is what the
-# description expects the hints to be, taken as pin_irq's MODE one does; a
-# hint that differs is reported, naming both CPUs, and followed. HOW
-# managed: the kernel manages the vectors (a write answers EIO), so their
-# affinity is only checked.
+# follow_irq NAME CPUS HOW MASTERS WHERE keeps the IRQs named NAME, which
+# the masters MASTERS declare and their driver places with an affinity
+# hint, where the hint says: a user-space write (irqbalance, an earlier
+# script) is undone. CPUS is what the description expects the hints to
+# be, taken as pin_irq's MODE one does; a hint that differs is reported,
+# naming both CPUs, and followed. HOW managed: the kernel manages the
+# vectors (a write answers EIO), so their affinity is only checked.
 follow_irq() {
-	wants irq || return 0
-	find_irqs "$1" "$4" || return 0
+	irq_selected "$4" || return 0
+	find_irqs "$1" "$5" || return 0
 	k=0
 	for n in $irqs; do
 		expect=$(cpu_at "$2" "$k")
 		k=$((k + 1))
 		if [ "$phase" = check ]; then
-			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $4"
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $5"
 			continue
 		fi
 		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
 		hint=$(mask_list "$hint")
 		if [ -z "$hint" ]; then
-			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($4)"
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($5)"
 			continue
 		fi
 		if ! same list "$expect" "$hint"; then
-			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($4)"
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($5)"
 		fi
 		statekey="irq $n $1"
 		[ "$3" = managed ] && readonly_act=1
-		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $4"
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $5"
 		readonly_act=0
-		effective "$n" "$hint" "IRQ $n $1, $4"
+		effective "$n" "$hint" "IRQ $n $1, $5"
 	done
 }
 
@@ -430,6 +459,7 @@ effective() {
 act() {
 	key=${statekey:-$3}
 	statekey=
+	[ "$phase" != resolve ] || return 0
 	wants "$1" || return 0
 	case $3 in
 	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
@@ -504,6 +534,7 @@ act() {
 # missing. ethtool talks to the running kernel, whatever --root says.
 channels() {
 	chan_pending=
+	[ "$phase" != resolve ] || return 0
 	wants net || return 0
 	[ -z "$net_skip" ] || return 0
 	if ! command -v ethtool >/dev/null 2>&1; then
@@ -580,39 +611,54 @@ expect() {
 	readonly_act=0
 }
 
-# iface NAME HOW ARG ALIAS WHERE starts the values of the interface the
-# description calls NAME, found on the target by HOW: node, the netdev
+# iface NAME HOW ARG ALIAS MASTER WHERE starts the values of the
+# interface the description calls NAME, which the master MASTER owns (''
+# for none), found on the target by HOW: node, the netdev
 # whose own device, or nearest parent device, has the device-tree node ARG
 # as its of_node (the node of the DT alias ALIAS, where the running tree
 # has that alias); dpni, the netdev of the DPAA2 object dpni.ARG; name,
 # the netdev called NAME. Names change (systemd's predictable names,
 # udev rules), the hardware does not. When none is found, or several,
 # that is one missing item and the interface's queues are skipped.
-# --interface selects one interface, by either name, and skips the rest.
+# --interface selects one interface and skips the rest: the resolve
+# phase, before the others, notes each interface that is the netdev named
+# so, or that the description names so (see select_interface).
 iface() {
 	net_desc=$1
 	net_dev=
 	net_skip=$1
 	chan_pending=
-	wants net || return 0
+	[ "$phase" = resolve ] || wants net || return 0
 	case $2 in
 	node) net_dev=$(netdev_by_node "$3" "$4") ;;
 	dpni) net_dev=$(netdev_by_dpni "$3") ;;
 	*) [ -e "$ROOT/sys/class/net/$1" ] && net_dev=$1 ;;
 	esac
-	if [ -n "$only_if" ] && [ "$only_if" != "$1" ] && [ "$only_if" != "$net_dev" ]; then
+	if [ "$phase" = resolve ]; then
+		if [ "$only_if" = "$net_dev" ]; then
+			dev_descs="$dev_descs $1"
+			dev_masters="$dev_masters $5"
+		elif [ "$only_if" = "$1" ]; then
+			name_descs="$name_descs $1"
+			name_masters="$name_masters $5"
+		fi
 		return 0
 	fi
-	found_if=1
+	if [ -n "$only_if" ]; then
+		case "$if_descs " in
+		*" $1 "*) ;;
+		*) return 0 ;;
+		esac
+	fi
 	how=$2
 	[ "$2" = name ] || how="$2 $3"
 	case $net_dev in
 	'')
-		missing_item "no interface $1 ($how) in $ROOT/sys/class/net, its queues skipped ($5)"
+		missing_item "no interface $1 ($how) in $ROOT/sys/class/net, its queues skipped ($6)"
 		return 0
 		;;
 	*" "*)
-		missing_item "interface $1 ($how) is each of $net_dev: none tuned ($5)"
+		missing_item "interface $1 ($how) is each of $net_dev: none tuned ($6)"
 		return 0
 		;;
 	esac
@@ -620,6 +666,26 @@ iface() {
 		say "interface $1 is $net_dev ($how)"
 	fi
 	net_skip=
+}
+
+# select_interface, after the resolve phase, sets if_descs and if_masters
+# to the description's names and the masters of the interfaces --interface
+# selects: the interface whose netdev has that name (udev and hotplug
+# pass the kernel's name, and names can be swapped: the netdev eth1 may
+# be the description's eth0); else, when no netdev has that name, the
+# interface the description names so; else none, the netdev not being
+# one of the board's.
+select_interface() {
+	if_descs=
+	if_masters=
+	if [ -n "$dev_descs" ]; then
+		if_descs=$dev_descs
+		if_masters=$dev_masters
+	elif [ ! -e "$ROOT/sys/class/net/$only_if" ]; then
+		if_descs=$name_descs
+		if_masters=$name_masters
+	fi
+	[ -z "$if_descs" ] || found_if=1
 }
 
 # netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
@@ -682,7 +748,11 @@ irq_owned() {
 # revert restores the values saved by the first apply. An IRQ's value is
 # saved under its number and action name, and restored only while that
 # number still has that name: a driver reload can give the number to
-# another device, whose affinity is not ours to change.
+# another device, whose affinity is not ours to change. Where a key is
+# saved twice, the first line wins: runs that overlap (the boot run and
+# an --interface run, both placing an IRQ) each append what they read,
+# and a run appends a key before it writes its value, so a later line
+# can only hold a value another run had already set.
 revert() {
 	if [ ! -e "$state" ]; then
 		say "nothing to revert: no $state"
@@ -690,9 +760,14 @@ revert() {
 	fi
 	failed=0
 	chans=
+	seen=
 	while IFS= read -r line; do
 		p=${line%%"$tab"*}
 		v=${line#*"$tab"}
+		case $nl$seen$nl in
+		*"$nl$p$nl"*) continue ;;
+		esac
+		seen=$seen$nl$p
 		case $p in
 		"channels "*)
 			# Restored last: they decide which queue files exist.
@@ -769,6 +844,12 @@ net_dev=
 statekey=
 readonly_act=0
 chan_pending=
+if_descs=
+if_masters=
+dev_descs=
+dev_masters=
+name_descs=
+name_masters=
 phase=check
 
 if [ "$mode" = revert ]; then
@@ -777,6 +858,12 @@ if [ "$mode" = revert ]; then
 fi
 check_board
 check_daemons
+if [ -n "$only_if" ]; then
+	phase=resolve
+	actions
+	select_interface
+	phase=check
+fi
 actions
 if [ "$missing" != 0 ] && [ "$strict" = 1 ]; then
 	die 3 "$missing item(s) missing: nothing changed (--strict)"
