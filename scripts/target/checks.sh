@@ -190,6 +190,9 @@ check_dma() {
 # from the description (coherency, both mask widths, the bus DMA limit of
 # the device, or of the PCI devices behind a host bridge), so that an
 # emitter writing a wrong table cannot pass by agreeing with itself.
+# A refused load prints each line twice: BusyBox's insmod, when
+# finit_module() fails for any reason, tries again with init_module()
+# (modutils/modutils.c, bb_init_module()), so the module's init runs twice.
 check_verifier() {
 	if insmod /boardc/modules/boardc_verify.ko strict=1 2>/tmp/verify.err; then
 		result "verifier strict" 0 "boardc_verify.ko strict=1 loaded: $(dmesg | sed -n 's/.*boardc-verify: board //p' | tail -n 1)"
