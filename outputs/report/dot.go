@@ -203,7 +203,10 @@ func widthText(m *ir.Master) string {
 	if m.CoherentWidth() != m.DMABits {
 		s += "/" + strconv.Itoa(m.CoherentWidth())
 	}
-	if m.DriverSets != nil {
+	switch {
+	case m.DriverSets != nil && m.DriverSets.Children:
+		return s + "-bit mask on child devices, driver-set"
+	case m.DriverSets != nil:
 		return s + "-bit mask, driver-set"
 	}
 	return s + "-bit mask, boardc's C"
