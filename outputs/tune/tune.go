@@ -150,9 +150,14 @@ func unit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Systemd)
 	header(p, b, "Runtime tuning service")
 	dir := InstallDir + "/" + b.Name
-	p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". It places the IRQs and sets the sysctls;")
-	p.Comment("", ""+TemplateUnitFile(b)+" tunes each interface when udev sees it. Stopping")
-	p.Comment("", "this service reverts the tuning.")
+	if len(b.Policy.Net) > 0 {
+		p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". It places the IRQs and sets the sysctls;")
+		p.Comment("", ""+TemplateUnitFile(b)+" tunes each interface when udev sees it. Stopping")
+		p.Comment("", "this service reverts the tuning.")
+	} else {
+		p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". It places the IRQs and sets the sysctls.")
+		p.Comment("", "Stopping this service reverts the tuning.")
+	}
 	p.P()
 	p.P("[Unit]")
 	p.P("Description=", outputs.T("boardc runtime tuning of board "+b.Name+": IRQs and sysctls"))

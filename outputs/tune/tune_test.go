@@ -386,3 +386,19 @@ func TestUnitVerify(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitNamesTemplateOnlyWithInterfaces: the boot unit points at the
+// per-interface template unit only on a board that has one.
+func TestUnitNamesTemplateOnlyWithInterfaces(t *testing.T) {
+	b := testBoard()
+	if len(b.Policy.Net) == 0 {
+		t.Fatal("testBoard has no interface policy")
+	}
+	if u := tune.Unit(b); !strings.Contains(u, tune.TemplateUnitFile(b)) {
+		t.Errorf("with interfaces, the unit does not name %s:\n%s", tune.TemplateUnitFile(b), u)
+	}
+	b.Policy.Net = nil
+	if u := tune.Unit(b); strings.Contains(u, "@.service") {
+		t.Errorf("without interfaces, the unit names a template unit:\n%s", u)
+	}
+}
