@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -147,23 +146,7 @@ func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board 
 
 // reportFiles makes a compiled board's report.
 func reportFiles(r *compiler.Result) ([]outputs.File, error) {
-	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics}
-	for _, f := range r.Files {
-		if f.Path != compiler.ManifestPath {
-			continue
-		}
-		var m compiler.Manifest
-		if err := json.Unmarshal(f.Data, &m); err != nil {
-			return nil, fmt.Errorf("reading the manifest: %w", err)
-		}
-		for _, mf := range m.Files {
-			o := report.Output{Path: mf.Path}
-			for _, l := range mf.Lines {
-				o.Lines = append(o.Lines, report.Lines{At: l.At, Refs: l.Refs, Pos: l.Pos})
-			}
-			in.Outputs = append(in.Outputs, o)
-		}
-	}
+	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
 	in.Source = readSources(r.Board)
 	dot := report.DOT(in)
 	svg, err := layoutSVG(dot)

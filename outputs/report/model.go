@@ -19,6 +19,7 @@ import (
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
 )
 
 // Input is what a report is made from: a compiled board, its
@@ -62,17 +63,19 @@ func (in *Input) quotePos(pos string) string {
 // Output is one generated file and the origins of its lines.
 type Output struct {
 	Path  string
-	Lines []Lines
+	Lines []outputs.Lines
 }
 
-// Lines are the lines of an output that share one origin.
-type Lines struct {
-	// At lists the lines as runs, "27-28,30".
-	At string
-	// Refs are the description elements the lines are made from.
-	Refs []ir.Ref
-	// Pos are the positions (src:line) of the facts behind the lines.
-	Pos []string
+// OutputsOf returns the outputs of files, in their order, with the
+// origins of their lines from their annotations (outputs.Origins, as
+// manifest.json gives them).
+func OutputsOf(files []outputs.File) []Output {
+	out := make([]Output, len(files))
+	for i, f := range files {
+		lines, _ := outputs.Origins(f)
+		out[i] = Output{Path: f.Path, Lines: lines}
+	}
+	return out
 }
 
 // State is a master's coherency state as the report shows it.

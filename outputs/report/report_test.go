@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"html"
@@ -25,28 +24,12 @@ import (
 const boardsDir = "../../boards"
 
 // input returns the report input of a compiled board, with the origins
-// of its outputs from its manifest, as boardc report makes it.
+// of its outputs' lines, as boardc report makes it.
 func input(t testing.TB, r *compiler.Result) *report.Input {
 	t.Helper()
-	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics}
-	for _, f := range r.Files {
-		if f.Path != compiler.ManifestPath {
-			continue
-		}
-		var m compiler.Manifest
-		if err := json.Unmarshal(f.Data, &m); err != nil {
-			t.Fatal(err)
-		}
-		for _, mf := range m.Files {
-			o := report.Output{Path: mf.Path}
-			for _, l := range mf.Lines {
-				o.Lines = append(o.Lines, report.Lines{At: l.At, Refs: l.Refs, Pos: l.Pos})
-			}
-			in.Outputs = append(in.Outputs, o)
-		}
-	}
+	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
 	if len(in.Outputs) == 0 {
-		t.Fatalf("%s: no outputs in the manifest", r.Board.Name)
+		t.Fatalf("%s: no outputs", r.Board.Name)
 	}
 	// The description's files by module-relative path, as boardc report
 	// reads them; the in-tree module root is boards/.
