@@ -19,7 +19,8 @@
 # What it needs it installs with apt-get (as root, or with sudo):
 # qemu-system-arm, cpio, gcc-aarch64-linux-gnu, device-tree-compiler, make,
 # iproute2, util-linux and the host's linux-kbuild; the arm64 kernel image,
-# its headers and busybox-static are downloaded (apt-get download, after
+# its headers, busybox-static and ethtool (with the libc6 and libmnl0 it
+# runs on) are downloaded (apt-get download, after
 # dpkg --add-architecture arm64), extracted and kept in
 # BOARDC_TARGET_CACHE (default ~/.cache/boardc-target). When something is
 # missing and cannot be installed the test skips naming it, or fails under
@@ -102,10 +103,19 @@ netns=(unshare -n)
 "${netns[@]}" ip tuntap add dev tap0 mode tap multi_queue 2>/dev/null ||
 	skip "cannot create a multi-queue tap in a network namespace (${netns[*]}, /dev/net/tun): run as root"
 
-# --- the arm64 kernel, its headers and busybox, cached ----------------------
+# --- the arm64 kernel, its headers, busybox and ethtool, cached -------------
 arm=$cache/arm64
-if [ ! -f "$arm/stamp" ] || [ "${BOARDC_TARGET_REFRESH-}" = 1 ]; then
-	[ "$sudo" != none ] || skip "not root and no sudo to download the arm64 packages linux-image-VERSION-arm64-unsigned, linux-headers-VERSION-arm64 and busybox-static"
+# The guest's user space: what is copied into the initramfs from $arm/root.
+# ethtool needs libc.so.6, libm.so.6 and libmnl.so.0 (readelf -d).
+guest_files="bin/busybox sbin/ethtool lib/aarch64-linux-gnu/ld-linux-aarch64.so.1
+lib/aarch64-linux-gnu/libc.so.6 lib/aarch64-linux-gnu/libm.so.6
+usr/lib/aarch64-linux-gnu/libmnl.so.0"
+cached=1
+for f in $guest_files; do
+	[ -e "$arm/root/$f" ] || cached=0
+done
+if [ ! -f "$arm/stamp" ] || [ "$cached" = 0 ] || [ "${BOARDC_TARGET_REFRESH-}" = 1 ]; then
+	[ "$sudo" != none ] || skip "not root and no sudo to download the arm64 packages linux-image-VERSION-arm64-unsigned, linux-headers-VERSION-arm64, busybox-static, ethtool, libc6 and libmnl0"
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		$sudo dpkg --add-architecture arm64
 		apt_updated=0
@@ -120,9 +130,10 @@ if [ ! -f "$arm/stamp" ] || [ "${BOARDC_TARGET_REFRESH-}" = 1 ]; then
 	rm -rf "$arm"
 	mkdir -p "$arm/deb"
 	chmod 777 "$arm/deb" # apt's download step runs as _apt
-	log "downloading linux-image-$ver-arm64-unsigned, linux-headers-$ver-arm64, busybox-static (arm64)"
+	log "downloading linux-image-$ver-arm64-unsigned, linux-headers-$ver-arm64, busybox-static, ethtool, libc6, libmnl0 (arm64)"
 	(cd "$arm/deb" && apt -qq download "linux-image-$ver-arm64-unsigned:arm64" \
-		"linux-headers-$ver-arm64:arm64" "linux-headers-$ver-common" "busybox-static:arm64") ||
+		"linux-headers-$ver-arm64:arm64" "linux-headers-$ver-common" "busybox-static:arm64" \
+		"ethtool:arm64" "libc6:arm64" "libmnl0:arm64") ||
 		skip "cannot download the arm64 kernel packages"
 	for d in "$arm"/deb/*.deb; do
 		dpkg-deb -x "$d" "$arm/root"
@@ -252,7 +263,13 @@ grep -v '^Skipping BTF' "$work/kbuild-verify.log" >&2 || true
 # --- the initramfs -----------------------------------------------------------
 ir=$work/initramfs
 mkdir -p "$ir/bin" "$ir/proc" "$ir/sys" "$ir/dev" "$ir/run" "$ir/tmp" "$ir/boardc/modules"
-cp "$arm/root/bin/busybox" "$ir/bin/"
+# BusyBox, and ethtool for the channels tune.sh sets (ethtool -L), with
+# its dynamic loader and libraries where the loader looks for them.
+for f in $guest_files; do
+	mkdir -p "$ir/${f%/*}"
+	cp -L "$arm/root/$f" "$ir/$f"
+done
+ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$ir/lib/ld-linux-aarch64.so.1"
 install -m 0755 scripts/target/init "$ir/init"
 cp scripts/target/checks.sh "$work/plan" "$work/props" "$ir/boardc/"
 cp -r "$out" "$ir/boardc/out"

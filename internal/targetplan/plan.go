@@ -35,6 +35,8 @@
 //	                                nearest parent has the of_node ARG;
 //	                                dpni, that of DPAA2 object dpni.ARG;
 //	                                name, the netdev called IF (ARG -)
+//	channels IF RX TX               the queue counts tune.sh sets with ethtool -L
+//	                                (combined RX where RX and TX are equal)
 //	ifirq IF NAME                   an IRQ pin (its irq record) of the master
 //	                                that owns IF: tune.sh --interface IF places
 //	                                the IRQs named NAME
@@ -133,6 +135,9 @@ func write(w io.Writer, b *ir.Board) error {
 			fmt.Fprintf(&s, "netdev %s dpni %d\n", n.IfName, nd.DPNI)
 		default:
 			fmt.Fprintf(&s, "netdev %s node %s\n", n.IfName, n.Master.Node.Path)
+		}
+		if nd := n.Dev; nd != nil && nd.Channels {
+			fmt.Fprintf(&s, "channels %s %d %d\n", n.IfName, nd.RxQueues, nd.TxQueues)
 		}
 		for _, p := range b.Policy.IRQs {
 			if n.Master != nil && slices.Contains(p.Owners, n.Master) {

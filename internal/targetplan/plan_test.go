@@ -90,3 +90,19 @@ func TestPlanIfIRQ(t *testing.T) {
 		t.Errorf("ifirq records (-want +got):\n%s", diff)
 	}
 }
+
+// TestPlanChannels: an interface whose queue counts tune.sh sets has its
+// channels record after its netdev record.
+func TestPlanChannels(t *testing.T) {
+	r := intree.Compile(t, "../../boards/qemu-virt")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	if want := "netdev eth0 node /pcie@10000000\nchannels eth0 4 4\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("plan lacks %q:\n%s", want, b.String())
+	}
+	if strings.Count(b.String(), "\nchannels ") != 1 {
+		t.Errorf("plan has channels records for other interfaces:\n%s", b.String())
+	}
+}

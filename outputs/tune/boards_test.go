@@ -15,7 +15,8 @@ import (
 // boardRoot synthesizes a root for board b from its own IR: its
 // compatible, two IRQ lines for each pinned name (so shared names are
 // exercised), every queue file its net policy touches and every sysctl,
-// all with kernel-style values.
+// all with kernel-style values, and for an interface whose channels are
+// set, the count fakeEthtool reports: the described one.
 func boardRoot(b *ir.Board) map[string]string {
 	n := b.SoC.NumCPUs()
 	all := "0-" + fmt.Sprint(n-1) + "\n"
@@ -48,7 +49,8 @@ func boardRoot(b *ir.Board) map[string]string {
 	f["proc/interrupts"] = interrupts
 	f["proc/irq/3/smp_affinity_list"] = all
 	for i, np := range b.Policy.Net {
-		q := "sys/class/net/" + np.IfName + "/queues/"
+		name := np.IfName
+		q := "sys/class/net/" + name + "/queues/"
 		switch {
 		case np.Dev != nil && np.Master != nil && np.Dev.HasDPNI && !np.Dev.ByName:
 			// The netdev of an fsl-mc object: dpaa2_eth_probe()
@@ -57,7 +59,7 @@ func boardRoot(b *ir.Board) map[string]string {
 			// (dprc.1), below the fsl-mc platform device. It carries
 			// another interface's name.
 			dev := fmt.Sprintf("sys/devices/platform/80c000000.fsl-mc/dprc.1/dpni.%d", np.Dev.DPNI)
-			name := dpniNetdev(b, i)
+			name = dpniNetdev(b, i)
 			f["sys/class/net/"+name] = symlink + "../../" + strings.TrimPrefix(dev, "sys/") + "/net/" + name
 			f[dev+"/net/"+name+"/device"] = symlink + "../../../dpni." + fmt.Sprint(np.Dev.DPNI)
 			q = dev + "/net/" + name + "/queues/"
@@ -65,12 +67,15 @@ func boardRoot(b *ir.Board) map[string]string {
 			// A netdev of a platform device whose of_node is the
 			// master's node, under a name the description does not use.
 			dev := fmt.Sprintf("sys/devices/platform/dev%d", i)
-			name := fmt.Sprintf("end%d", i)
+			name = fmt.Sprintf("end%d", i)
 			f[dev+"/of_node"] = symlink + "../../../firmware/devicetree/base" + np.Master.Node.Path
 			f["sys/firmware/devicetree/base"+np.Master.Node.Path+"/"] = ""
 			f["sys/class/net/"+name] = symlink + "../../devices/platform/" + fmt.Sprintf("dev%d", i) + "/net/" + name
 			f[dev+"/net/"+name+"/device"] = symlink + "../../../dev" + fmt.Sprint(i)
 			q = dev + "/net/" + name + "/queues/"
+		}
+		if np.Dev != nil && np.Dev.Channels {
+			f["ethtool/"+name] = fmt.Sprint(np.Dev.RxQueues) + "\n"
 		}
 		for i := range max(len(np.RPS), np.FlowQueues()) {
 			f[fmt.Sprintf("%srx-%d/rps_cpus", q, i)] = zero
@@ -118,8 +123,13 @@ func TestBoards(t *testing.T) {
 			makeTree(t, root, boardRoot(b))
 			orig := snapshot(t, root)
 			script := filepath.Join(out, tune.ScriptFile)
+			bin := t.TempDir()
+			if err := os.WriteFile(filepath.Join(bin, "ethtool"), []byte(fakeEthtool), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := []string{"BOARDC_ROOT=" + root, "PATH=" + bin + ":" + os.Getenv("PATH")}
 			for _, step := range [][]string{{}, {}, {"--verify"}, {"--revert"}} {
-				r := runSh(t, root, nil, script, append([]string{"--root", root}, step...)...)
+				r := runSh(t, root, env, script, append([]string{"--root", root}, step...)...)
 				if r.code != 0 {
 					t.Fatalf("%q: %v", step, r)
 				}

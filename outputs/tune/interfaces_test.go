@@ -245,8 +245,8 @@ func TestRootInterfaceIRQs(t *testing.T) {
 	// --verify of the other interface sees its master's IRQ undone, not
 	// eth0's or the rings.
 	if r := run("--interface", "enp0s1", "--verify"); r.code != tune.ExitDrift ||
-		r.stdout != "drift: /proc/irq/33/smp_affinity_list is 0-39, want 3-5,7 (IRQ 33 eth1, test/board.cue:13)\n"+
-			"drift: /sys/class/net/enp0s1/queues/rx-0/rps_cpus is 00,00000000, want 2 (test/board.cue:21)\n" {
+		r.stdout != "drift: /sys/class/net/enp0s1/queues/rx-0/rps_cpus is 00,00000000, want 2 (test/board.cue:21)\n"+
+			"drift: /proc/irq/33/smp_affinity_list is 0-39, want 3-5,7 (IRQ 33 eth1, test/board.cue:13)\n" {
 		t.Errorf("--interface enp0s1 --verify: %v", r)
 	}
 	// The netdev eth1 is not the board's: the kernel's name is what udev

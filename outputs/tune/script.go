@@ -57,11 +57,13 @@ func script(b *ir.Board) outputs.File {
 	return p.File(ScriptFile)
 }
 
-// writeActions writes the body of the script's actions function.
+// writeActions writes the body of the script's actions function: the
+// interfaces, then the IRQs, then the sysctls. An interface's queue count
+// comes before the IRQs because a driver re-places its queue IRQs when
+// the count changes: virtnet_set_channels() (drivers/net/virtio_net.c)
+// calls virtnet_set_affinity(), which gives every queue pair in use a new
+// affinity hint, so an IRQ that follows its hint must read it after.
 func writeActions(p *outputs.Printer, b *ir.Board) {
-	for _, pin := range b.Policy.IRQs {
-		writePin(p, b, pin)
-	}
 	for _, n := range b.Policy.Net {
 		o := outputs.From(n.Ref, n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
@@ -105,6 +107,9 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 			}
 			act(p, o, "net", "mask", path, ir.CPUMask(cpus), n.Pos)
 		}
+	}
+	for _, pin := range b.Policy.IRQs {
+		writePin(p, b, pin)
 	}
 	for _, s := range b.Policy.Sysctls {
 		o := outputs.From(s.Ref, s.Pos)

@@ -469,6 +469,100 @@ cycle() {
 	result "cycle $1: tune.sh --revert" $? "exit $st, files differing from before the first apply:${changed:- none}"
 }
 
+# channels_of DEV prints DEV's current queue counts as ethtool -l shows
+# them ("combined 4", "rx 2 tx 2"), as tune.sh compares them.
+channels_of() {
+	ethtool -l "$1" 2>/dev/null | awk '
+		/^Current hardware settings:/ { cur = 1; next }
+		cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
+			k = tolower($1); sub(/:$/, "", k)
+			out = out (out == "" ? "" : " ") k " " $2
+		}
+		END { print out }'
+}
+
+# check_channels: for each interface whose queue counts tune.sh sets (the
+# plan's channels), the count is lowered to one queue pair behind its
+# back. --verify must report that; an apply must set the count back with
+# ethtool -L (virtnet_set_channels() takes a combined count and makes the
+# queues, netif_set_real_num_rx_queues()) and tune the queues it made in
+# the same run, each IRQ of the master then on the CPU of the hint the
+# driver gave it anew (virtnet_set_affinity()); --revert must restore the
+# lowered count. The count from before is then put back for the checks
+# that follow.
+check_channels() {
+	# shellcheck disable=SC2013 # interface names, one word each
+	for chif in $(awk '$1 == "channels" { print $2 }' "$plan"); do
+		rx=$(awk -v i="$chif" '$1 == "channels" && $2 == i { print $3 }' "$plan")
+		tx=$(awk -v i="$chif" '$1 == "channels" && $2 == i { print $4 }' "$plan")
+		if ! command -v ethtool >/dev/null 2>&1; then
+			result "channels $chif" 1 "no ethtool in the guest"
+			continue
+		fi
+		dev=$(realif "$chif")
+		want="rx $rx tx $tx"
+		[ "$rx" = "$tx" ] && want="combined $rx"
+		before=$(channels_of "$dev")
+		ethtool -L "$dev" combined 1 </dev/null
+		st=$?
+		now=$(channels_of "$dev")
+		[ "$st" = 0 ] && [ "$now" = "combined 1" ] && [ ! -e "/sys/class/net/$dev/queues/rx-1" ]
+		result "channels $chif: lowered" $? "ethtool -L $dev combined 1: exit $st, channels $now (were $before), rx-1 $([ -e "/sys/class/net/$dev/queues/rx-1" ] && echo present || echo gone)"
+
+		tune chan.verify --verify </dev/null
+		st=$?
+		[ "$st" = 1 ] && grep -q "^drift: channels of $dev are combined 1, want $want " /tmp/tune.chan.verify
+		result "channels $chif: --verify sees them" $? "exit $st: $(grep channels /tmp/tune.chan.verify)"
+
+		tune chan.apply </dev/null
+		st=$?
+		now=$(channels_of "$dev")
+		[ "$st" = 0 ] && [ "$now" = "$want" ] && grep -q "^set the channels of $dev to $want, was combined 1 " /tmp/tune.chan.apply
+		result "channels $chif: tune.sh sets them" $? "exit $st, channels $now, want $want: $(grep -i 'channels\|warning' /tmp/tune.chan.apply | tr '\n' ';')"
+		bad=
+		while read -r k2 n2 q2 c2; do
+			[ "$n2" = "$chif" ] || continue
+			case $k2 in
+			rps) f=/sys/class/net/$dev/queues/rx-$q2/rps_cpus ;;
+			xps) f=/sys/class/net/$dev/queues/tx-$q2/xps_cpus ;;
+			*) continue ;;
+			esac
+			have=$(cat "$f" 2>/dev/null) || have=missing
+			[ "$(norm mask "$have")" = "$(norm mask "$c2")" ] || bad="$bad $f is $have, want $c2;"
+		done <"$plan"
+		[ -z "$bad" ]
+		result "channels $chif: the queues made are tuned" $? "${bad:-every rps_cpus and xps_cpus of $chif as planned}"
+		hints=
+		ifirqs=$(awk -v i="$chif" '$1 == "ifirq" && $2 == i { print $3 }' "$plan")
+		while read -r k2 n2 how list; do
+			if [ "$k2" != irq ] || [ "$how" != driver ] || ! echo "$ifirqs" | grep -qxF "$n2"; then
+				continue
+			fi
+			k=0
+			for n in $(irqs "$n2"); do
+				w=$(cpu_at "$list" "$k")
+				k=$((k + 1))
+				eff=$(cat "/proc/irq/$n/effective_affinity_list")
+				[ "$eff" = "$w" ] || hints="$hints $n:$n2 effective ${eff:-empty}, want $w;"
+			done
+		done <"$plan"
+		grep -q "warning: IRQ .*affinity hint" /tmp/tune.chan.apply && hints="$hints a hint read before the driver re-placed the IRQs;"
+		[ -z "$hints" ]
+		result "channels $chif: IRQs follow the new hints" $? "${hints:-each IRQ of the master on the CPU of its hint, no stale hint read}"
+
+		tune chan.revert --revert </dev/null
+		st=$?
+		now=$(channels_of "$dev")
+		[ "$st" = 0 ] && [ "$now" = "combined 1" ]
+		result "channels $chif: --revert restores them" $? "exit $st, channels $now, want combined 1"
+
+		# shellcheck disable=SC2086 # "combined N" or "rx N tx M", split on purpose
+		ethtool -L "$dev" $before </dev/null
+		[ "$(channels_of "$dev")" = "$before" ]
+		result "channels $chif: put back" $? "channels $(channels_of "$dev"), were $before"
+	done
+}
+
 # check_hints checks the description's expectation of each driver-placed
 # IRQ's affinity hint, then displaces the IRQ, as irqbalance or an earlier
 # script would: the kernel must accept the write (the vector is not
@@ -614,6 +708,7 @@ check_dma
 check_verifier
 if [ "$mode" = full ]; then
 	check_netdevs
+	check_channels
 	files=$(tuned_files)
 	check_hints
 	snapshot /tmp/orig

@@ -22,15 +22,15 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# espressobin/board.cue:38: IRQs named d0090000.crypto (master crypto) are placed by their driver; the description expects CPUs 0,1, one per IRQ in ascending IRQ number
-	# soc/armada37xx/armada37xx.cue:83: drivers/crypto/inside-secure/safexcel.c safexcel_request_ring_irq(): irq_set_affinity_hint(irq, get_cpu_mask(cpumask_local_spread(ring, NUMA_NO_NODE)))
-	follow_irq 'd0090000.crypto' '0,1' hint 'crypto' 'espressobin/board.cue:38'
 	# espressobin/board.cue:41: interface eth0, the netdev whose device or nearest parent has the of_node /soc/bus@d0000000/ethernet@30000 (master eth0), or that of alias ethernet0
 	iface 'eth0' node '/soc/bus@d0000000/ethernet@30000' 'ethernet0' 'eth0' 'espressobin/board.cue:41'
 	# espressobin/board.cue:41: eth0 rx-0 RPS on CPUs 0-1
 	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'espressobin/board.cue:41'
 	# espressobin/board.cue:41: eth0 rx-0 rps_flow_cnt 4096
 	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '4096' 'espressobin/board.cue:41'
+	# espressobin/board.cue:38: IRQs named d0090000.crypto (master crypto) are placed by their driver; the description expects CPUs 0,1, one per IRQ in ascending IRQ number
+	# soc/armada37xx/armada37xx.cue:83: drivers/crypto/inside-secure/safexcel.c safexcel_request_ring_irq(): irq_set_affinity_hint(irq, get_cpu_mask(cpumask_local_spread(ring, NUMA_NO_NODE)))
+	follow_irq 'd0090000.crypto' '0,1' hint 'crypto' 'espressobin/board.cue:38'
 	# espressobin/board.cue:45: sysctl net.core.rps_sock_flow_entries = 4096
 	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '4096' 'espressobin/board.cue:45'
 	:

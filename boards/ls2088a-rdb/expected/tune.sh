@@ -22,30 +22,6 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.0 (master fsl_mc) are placed by their driver; the description expects CPU 0
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.0' '0' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.1 (master fsl_mc) are placed by their driver; the description expects CPU 1
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.1' '1' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.2 (master fsl_mc) are placed by their driver; the description expects CPU 2
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.2' '2' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.3 (master fsl_mc) are placed by their driver; the description expects CPU 3
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.3' '3' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.4 (master fsl_mc) are placed by their driver; the description expects CPU 4
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.4' '4' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.5 (master fsl_mc) are placed by their driver; the description expects CPU 5
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.5' '5' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.6 (master fsl_mc) are placed by their driver; the description expects CPU 6
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.6' '6' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.7 (master fsl_mc) are placed by their driver; the description expects CPU 7
-	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.7' '7' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
 	# ls2088a-rdb/board.cue:83: interface eth0, the netdev of DPAA2 object dpni.0, DPNI 0 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
 	iface 'eth0' dpni '0' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
 	# ls2088a-rdb/board.cue:53: eth0's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
@@ -198,6 +174,30 @@ actions() {
 	expect net mask '/sys/class/net/eth7/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
 	# ls2088a-rdb/board.cue:83: eth7 tx-7 XPS on CPU 7
 	expect net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.0 (master fsl_mc) are placed by their driver; the description expects CPU 0
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.0' '0' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.1 (master fsl_mc) are placed by their driver; the description expects CPU 1
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.1' '1' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.2 (master fsl_mc) are placed by their driver; the description expects CPU 2
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.2' '2' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.3 (master fsl_mc) are placed by their driver; the description expects CPU 3
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.3' '3' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.4 (master fsl_mc) are placed by their driver; the description expects CPU 4
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.4' '4' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.5 (master fsl_mc) are placed by their driver; the description expects CPU 5
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.5' '5' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.6 (master fsl_mc) are placed by their driver; the description expects CPU 6
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.6' '6' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	# ls2088a-rdb/board.cue:80: IRQs named dpio.7 (master fsl_mc) are placed by their driver; the description expects CPU 7
+	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
+	follow_irq 'dpio.7' '7' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
 	:
 }
 

@@ -26,52 +26,52 @@ names=$(BOARDC_IRQNUM=$irq awk '$1 == ENVIRON["BOARDC_IRQNUM"] ":" {
 }' "${BOARDC_ROOT-}/proc/interrupts") || exit 1
 while IFS= read -r name; do
 	case $name in
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.0 are pinned by tune.sh
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.0 are pinned by tune.sh
 	'virtio0-input.0')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.1 are pinned by tune.sh
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.1 are pinned by tune.sh
 	'virtio0-input.1')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.2 are pinned by tune.sh
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.2 are pinned by tune.sh
 	'virtio0-input.2')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.3 are pinned by tune.sh
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.3 are pinned by tune.sh
 	'virtio0-input.3')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.0 are pinned by tune.sh
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.0 are pinned by tune.sh
 	'virtio0-output.0')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.1 are pinned by tune.sh
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.1 are pinned by tune.sh
 	'virtio0-output.1')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.2 are pinned by tune.sh
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.2 are pinned by tune.sh
 	'virtio0-output.2')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.3 are pinned by tune.sh
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.3 are pinned by tune.sh
 	'virtio0-output.3')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:99: IRQs named virtio2 are pinned by tune.sh
+	# qemu-virt/board.cue:104: IRQs named virtio2 are pinned by tune.sh
 	'virtio2')
 		echo ban=true
 		exit 0
 		;;
-	# qemu-virt/board.cue:100: IRQs named virtio1 are pinned by tune.sh
+	# qemu-virt/board.cue:105: IRQs named virtio1 are pinned by tune.sh
 	'virtio1')
 		echo ban=true
 		exit 0

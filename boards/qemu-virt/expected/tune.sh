@@ -22,75 +22,77 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.0 (master pcie) are placed by their driver; the description expects CPU 0
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.0' '0' hint 'pcie' 'qemu-virt/board.cue:97'
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.1 (master pcie) are placed by their driver; the description expects CPU 1
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.1' '1' hint 'pcie' 'qemu-virt/board.cue:97'
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.2 (master pcie) are placed by their driver; the description expects CPU 2
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.2' '2' hint 'pcie' 'qemu-virt/board.cue:97'
-	# qemu-virt/board.cue:97: IRQs named virtio0-input.3 (master pcie) are placed by their driver; the description expects CPU 3
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-input.3' '3' hint 'pcie' 'qemu-virt/board.cue:97'
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.0 (master pcie) are placed by their driver; the description expects CPU 0
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.0' '0' hint 'pcie' 'qemu-virt/board.cue:98'
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.1 (master pcie) are placed by their driver; the description expects CPU 1
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.1' '1' hint 'pcie' 'qemu-virt/board.cue:98'
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.2 (master pcie) are placed by their driver; the description expects CPU 2
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.2' '2' hint 'pcie' 'qemu-virt/board.cue:98'
-	# qemu-virt/board.cue:98: IRQs named virtio0-output.3 (master pcie) are placed by their driver; the description expects CPU 3
-	# qemu-virt/board.cue:51: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
-	follow_irq 'virtio0-output.3' '3' hint 'pcie' 'qemu-virt/board.cue:98'
-	# qemu-virt/board.cue:99: IRQs named virtio2 (master vnet) on CPU 2
+	# qemu-virt/board.cue:111: interface eth0, the netdev whose device or nearest parent has the of_node /pcie@10000000 (master pcie)
+	iface 'eth0' node '/pcie@10000000' '' 'pcie' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:44: eth0 channels: 4 receive, 4 transmit, with ethtool -L
+	channels 4 4 'qemu-virt/board.cue:44'
+	# qemu-virt/board.cue:111: eth0 rx-0 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 rx-1 RPS on CPUs 0-1
+	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 rx-2 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 rx-3 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 rx-0 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 rx-1 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 rx-2 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 rx-3 rps_flow_cnt 2048
+	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:48: eth0's driver sets XPS itself: checked, not written: drivers/net/virtio_net.c virtnet_set_affinity(): __netif_set_xps_queue(), tx-i on the CPU of queue pair i
+	# qemu-virt/board.cue:111: eth0 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:111: eth0 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'qemu-virt/board.cue:111'
+	# qemu-virt/board.cue:117: interface eth1, the netdev whose device or nearest parent has the of_node /virtio_mmio@a003e00 (master vnet)
+	iface 'eth1' node '/virtio_mmio@a003e00' '' 'vnet' 'qemu-virt/board.cue:117'
+	# qemu-virt/board.cue:117: eth1 rx-0 RPS on CPUs 2-3
+	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:117'
+	# qemu-virt/board.cue:117: eth1 rx-0 rps_flow_cnt 1024
+	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:117'
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.0 (master pcie) are placed by their driver; the description expects CPU 0
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.0' '0' hint 'pcie' 'qemu-virt/board.cue:102'
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.1 (master pcie) are placed by their driver; the description expects CPU 1
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.1' '1' hint 'pcie' 'qemu-virt/board.cue:102'
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.2 (master pcie) are placed by their driver; the description expects CPU 2
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.2' '2' hint 'pcie' 'qemu-virt/board.cue:102'
+	# qemu-virt/board.cue:102: IRQs named virtio0-input.3 (master pcie) are placed by their driver; the description expects CPU 3
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-input.3' '3' hint 'pcie' 'qemu-virt/board.cue:102'
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.0 (master pcie) are placed by their driver; the description expects CPU 0
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.0' '0' hint 'pcie' 'qemu-virt/board.cue:103'
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.1 (master pcie) are placed by their driver; the description expects CPU 1
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.1' '1' hint 'pcie' 'qemu-virt/board.cue:103'
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.2 (master pcie) are placed by their driver; the description expects CPU 2
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.2' '2' hint 'pcie' 'qemu-virt/board.cue:103'
+	# qemu-virt/board.cue:103: IRQs named virtio0-output.3 (master pcie) are placed by their driver; the description expects CPU 3
+	# qemu-virt/board.cue:56: drivers/net/virtio_net.c virtnet_set_affinity(): pair i on CPU i; drivers/virtio/virtio_pci_common.c vp_set_vq_affinity(): irq_set_affinity_and_hint()
+	follow_irq 'virtio0-output.3' '3' hint 'pcie' 'qemu-virt/board.cue:103'
+	# qemu-virt/board.cue:104: IRQs named virtio2 (master vnet) on CPU 2
 	# soc/qemuvirt/qemuvirt.cue:46: one CPU per IRQ: drivers/irqchip/irq-gic-v3.c gic_set_affinity() (SPI: the first CPU of the mask), irq-gic-v3-its.c its_set_affinity() (LPI: one CPU)
-	pin_irq 'virtio2' '2' one 'vnet' 'qemu-virt/board.cue:99'
-	# qemu-virt/board.cue:100: IRQs named virtio1 (master rng) on CPU 3
+	pin_irq 'virtio2' '2' one 'vnet' 'qemu-virt/board.cue:104'
+	# qemu-virt/board.cue:105: IRQs named virtio1 (master rng) on CPU 3
 	# soc/qemuvirt/qemuvirt.cue:46: one CPU per IRQ: drivers/irqchip/irq-gic-v3.c gic_set_affinity() (SPI: the first CPU of the mask), irq-gic-v3-its.c its_set_affinity() (LPI: one CPU)
-	pin_irq 'virtio1' '3' one 'rng' 'qemu-virt/board.cue:100'
-	# qemu-virt/board.cue:106: interface eth0, the netdev whose device or nearest parent has the of_node /pcie@10000000 (master pcie)
-	iface 'eth0' node '/pcie@10000000' '' 'pcie' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-0 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-0/rps_cpus' '3' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-1 RPS on CPUs 0-1
-	act net mask '/sys/class/net/eth0/queues/rx-1/rps_cpus' '3' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-2 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-2/rps_cpus' 'c' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-3 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth0/queues/rx-3/rps_cpus' 'c' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-0 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-0/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-1 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-1/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-2 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-2/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 rx-3 rps_flow_cnt 2048
-	act net text '/sys/class/net/eth0/queues/rx-3/rps_flow_cnt' '2048' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:43: eth0's driver sets XPS itself: checked, not written: drivers/net/virtio_net.c virtnet_set_affinity(): __netif_set_xps_queue(), tx-i on the CPU of queue pair i
-	# qemu-virt/board.cue:106: eth0 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:106: eth0 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'qemu-virt/board.cue:106'
-	# qemu-virt/board.cue:112: interface eth1, the netdev whose device or nearest parent has the of_node /virtio_mmio@a003e00 (master vnet)
-	iface 'eth1' node '/virtio_mmio@a003e00' '' 'vnet' 'qemu-virt/board.cue:112'
-	# qemu-virt/board.cue:112: eth1 rx-0 RPS on CPUs 2-3
-	act net mask '/sys/class/net/eth1/queues/rx-0/rps_cpus' 'c' 'qemu-virt/board.cue:112'
-	# qemu-virt/board.cue:112: eth1 rx-0 rps_flow_cnt 1024
-	act net text '/sys/class/net/eth1/queues/rx-0/rps_flow_cnt' '1024' 'qemu-virt/board.cue:112'
-	# qemu-virt/board.cue:119: sysctl net.core.netdev_budget = 600
-	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:119'
-	# qemu-virt/board.cue:120: sysctl net.core.netdev_max_backlog = 2000
-	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:120'
-	# qemu-virt/board.cue:118: sysctl net.core.rps_sock_flow_entries = 8192
-	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:118'
+	pin_irq 'virtio1' '3' one 'rng' 'qemu-virt/board.cue:105'
+	# qemu-virt/board.cue:124: sysctl net.core.netdev_budget = 600
+	act sysctl text '/proc/sys/net/core/netdev_budget' '600' 'qemu-virt/board.cue:124'
+	# qemu-virt/board.cue:125: sysctl net.core.netdev_max_backlog = 2000
+	act sysctl text '/proc/sys/net/core/netdev_max_backlog' '2000' 'qemu-virt/board.cue:125'
+	# qemu-virt/board.cue:123: sysctl net.core.rps_sock_flow_entries = 8192
+	act sysctl text '/proc/sys/net/core/rps_sock_flow_entries' '8192' 'qemu-virt/board.cue:123'
 	:
 }
 
