@@ -469,16 +469,19 @@ cycle() {
 	result "cycle $1: tune.sh --revert" $? "exit $st, files differing from before the first apply:${changed:- none}"
 }
 
-# channels_of DEV prints DEV's current queue counts as ethtool -l shows
-# them ("combined 4", "rx 2 tx 2"), as tune.sh compares them.
-channels_of() {
-	ethtool -l "$1" 2>/dev/null | awk '
-		/^Current hardware settings:/ { cur = 1; next }
-		cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
-			k = tolower($1); sub(/:$/, "", k)
-			out = out (out == "" ? "" : " ") k " " $2
-		}
-		END { print out }'
+# queues_of DEV prints how many receive and transmit queues DEV has, as
+# the kernel lists them in sysfs ("rx 4 tx 4"): its real queue counts,
+# read without ethtool.
+queues_of() {
+	nrx=0
+	ntx=0
+	for q in "/sys/class/net/$1/queues"/rx-* "/sys/class/net/$1/queues"/tx-*; do
+		case $q in
+		*/rx-[0-9]*) nrx=$((nrx + 1)) ;;
+		*/tx-[0-9]*) ntx=$((ntx + 1)) ;;
+		esac
+	done
+	echo "rx $nrx tx $ntx"
 }
 
 # check_channels: for each interface whose queue counts tune.sh sets (the
@@ -502,12 +505,12 @@ check_channels() {
 		dev=$(realif "$chif")
 		want="rx $rx tx $tx"
 		[ "$rx" = "$tx" ] && want="combined $rx"
-		before=$(channels_of "$dev")
+		before=$(queues_of "$dev")
 		ethtool -L "$dev" combined 1 </dev/null
 		st=$?
-		now=$(channels_of "$dev")
-		[ "$st" = 0 ] && [ "$now" = "combined 1" ] && [ ! -e "/sys/class/net/$dev/queues/rx-1" ]
-		result "channels $chif: lowered" $? "ethtool -L $dev combined 1: exit $st, channels $now (were $before), rx-1 $([ -e "/sys/class/net/$dev/queues/rx-1" ] && echo present || echo gone)"
+		now=$(queues_of "$dev")
+		[ "$st" = 0 ] && [ "$now" = "rx 1 tx 1" ]
+		result "channels $chif: lowered" $? "ethtool -L $dev combined 1: exit $st, queues $now (were $before)"
 
 		tune chan.verify --verify </dev/null
 		st=$?
@@ -516,9 +519,9 @@ check_channels() {
 
 		tune chan.apply </dev/null
 		st=$?
-		now=$(channels_of "$dev")
-		[ "$st" = 0 ] && [ "$now" = "$want" ] && grep -q "^set the channels of $dev to $want, was combined 1 " /tmp/tune.chan.apply
-		result "channels $chif: tune.sh sets them" $? "exit $st, channels $now, want $want: $(grep -i 'channels\|warning' /tmp/tune.chan.apply | tr '\n' ';')"
+		now=$(queues_of "$dev")
+		[ "$st" = 0 ] && [ "$now" = "rx $rx tx $tx" ] && grep -q "^set the channels of $dev to $want, was combined 1 " /tmp/tune.chan.apply
+		result "channels $chif: tune.sh sets them" $? "exit $st, queues $now, want rx $rx tx $tx: $(grep -i 'channels\|warning' /tmp/tune.chan.apply | tr '\n' ';')"
 		bad=
 		while read -r k2 n2 q2 c2; do
 			[ "$n2" = "$chif" ] || continue
@@ -552,14 +555,19 @@ check_channels() {
 
 		tune chan.revert --revert </dev/null
 		st=$?
-		now=$(channels_of "$dev")
-		[ "$st" = 0 ] && [ "$now" = "combined 1" ]
-		result "channels $chif: --revert restores them" $? "exit $st, channels $now, want combined 1"
+		now=$(queues_of "$dev")
+		[ "$st" = 0 ] && [ "$now" = "rx 1 tx 1" ]
+		result "channels $chif: --revert restores them" $? "exit $st, queues $now, want rx 1 tx 1"
 
-		# shellcheck disable=SC2086 # "combined N" or "rx N tx M", split on purpose
-		ethtool -L "$dev" $before </dev/null
-		[ "$(channels_of "$dev")" = "$before" ]
-		result "channels $chif: put back" $? "channels $(channels_of "$dev"), were $before"
+		# shellcheck disable=SC2086 # "rx N tx M", split on purpose
+		set -- $before
+		if [ "$2" = "$4" ]; then
+			ethtool -L "$dev" combined "$2" </dev/null
+		else
+			ethtool -L "$dev" rx "$2" tx "$4" </dev/null
+		fi
+		[ "$(queues_of "$dev")" = "$before" ]
+		result "channels $chif: put back" $? "queues $(queues_of "$dev"), were $before"
 	done
 }
 
