@@ -171,3 +171,24 @@ func TestPlacementManaged(t *testing.T) {
 		t.Errorf("the other driver's IRQ was not placed: %q", got)
 	}
 }
+
+// TestPlacementWideHint: a hint of several CPUs (virtio-net's one queue
+// pair gets every CPU, virtnet_set_affinity()) is named in the kernel's
+// list form and followed as it is.
+func TestPlacementWideHint(t *testing.T) {
+	t.Parallel()
+	out := writeOutputs(t, tune.Emit(placedBoard()))
+	script := filepath.Join(out, tune.ScriptFile)
+	root, work := t.TempDir(), t.TempDir()
+	f := placedRoot()
+	f["proc/irq/31/affinity_hint"] = "00,0000002d\n"
+	makeTree(t, root, f)
+	r := runSh(t, work, nil, script, "--root", root, "--only", "irq")
+	want := "tune.sh: warning: IRQ 31 dpio.3: its driver's affinity hint is CPU 0,2-3,5, the description expects CPU 3: the driver placed it in another order (test/board.cue:12)\n"
+	if r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("apply: want stderr %q\n%v", want, r)
+	}
+	if got := snapshot(t, root)["proc/irq/31/smp_affinity_list"]; got != "0,2-3,5\n" {
+		t.Errorf("IRQ 31: smp_affinity_list %q, want the hint 0,2-3,5", got)
+	}
+}

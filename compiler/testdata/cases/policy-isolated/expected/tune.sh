@@ -417,7 +417,8 @@ follow_irq() {
 }
 
 # mask_list MASK prints the CPU list of a hex CPU mask as the kernel prints
-# it ("00000000,00000008" is "3"), nothing for an empty or zero mask.
+# one, ranges joined ("00000000,00000008" is "3", "f" is "0-3"), nothing
+# for an empty or zero mask.
 mask_list() {
 	awk -v m="$1" 'BEGIN {
 	m = tolower(m)
@@ -425,14 +426,22 @@ mask_list() {
 	if (m !~ /^[0-9a-f]+$/)
 		exit 0
 	n = length(m)
-	out = ""
 	for (i = n; i >= 1; i--) {
 		d = index("0123456789abcdef", substr(m, i, 1)) - 1
 		for (b = 0; b < 4; b++) {
 			if (d % 2)
-				out = out (out == "" ? "" : ",") ((n - i) * 4 + b)
+				set[(n - i) * 4 + b] = 1
 			d = int(d / 2)
 		}
+	}
+	out = ""
+	for (c = 0; c < n * 4; c++) {
+		if (!(c in set))
+			continue
+		first = c
+		while ((c + 1) in set)
+			c++
+		out = out (out == "" ? "" : ",") (first == c ? c : first "-" c)
 	}
 	if (out != "")
 		print out
