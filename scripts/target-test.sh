@@ -173,6 +173,14 @@ name=$(ls "$work/out")
 out=$work/out/$name
 cname=${name//-/_}
 go run ./internal/targetplan "$board" >"$work/plan"
+# The kernel command line: boards/qemu-virt isolates no CPU, so the
+# fragment is that of a description that does, the compiler's case
+# policy-isolated (two of four CPUs), built by boardc as any board is.
+iso=compiler/testdata/cases/policy-isolated
+"$work/boardc" build -q -o "$work/iso" "$iso"
+frag=$(grep -v '^#' "$work/iso/policy-isolated/cmdline.txt")
+[ -n "$frag" ] || fail "$iso: cmdline.txt has no fragment"
+go run ./internal/targetplan "$iso" | awk '$1 == "isolated" || $1 == "housekeeping"' >"$work/cmdline.plan"
 log "board $name: $(grep -c '^master ' "$work/plan") masters, $(grep -vc '^#\|^board \|^master ' "$work/plan") runtime values"
 
 # --- the device tree: QEMU's own, stripped of what boardc sets --------------
@@ -271,7 +279,7 @@ for f in $guest_files; do
 done
 ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$ir/lib/ld-linux-aarch64.so.1"
 install -m 0755 scripts/target/init "$ir/init"
-cp scripts/target/checks.sh "$work/plan" "$work/props" "$ir/boardc/"
+cp scripts/target/checks.sh "$work/plan" "$work/props" "$work/cmdline.plan" "$ir/boardc/"
 cp -r "$out" "$ir/boardc/out"
 cp "$work/mod/boardc_target.ko" "$ir/boardc/modules/"
 cp "$work/verify/boardc_${cname}_verify.ko" "$ir/boardc/modules/boardc_verify.ko"
@@ -302,15 +310,16 @@ mv "$ir/boardc/modules.list" "$ir/boardc/load-order"
 (cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 
 # --- boot -------------------------------------------------------------------
-# boot MODE DTB LOG boots the guest in a network namespace of its own with
-# a multi-queue tap for the virtio-net-pci NIC.
+# boot MODE DTB LOG [PARAMS] boots the guest in a network namespace of its
+# own with a multi-queue tap for the virtio-net-pci NIC, PARAMS appended
+# to the kernel command line.
 boot() {
 	"${netns[@]}" sh -c '
 		ip tuntap add dev tap0 mode tap multi_queue && ip link set tap0 up || exit 90
 		exec timeout 300 qemu-system-aarch64 "$@"' qemu "${machine[@]}" \
 		-nodefaults -nographic -no-reboot -serial stdio -monitor none \
 		-kernel "$kernel" -initrd "$work/initramfs.gz" -dtb "$2" \
-		-append "console=ttyAMA0 quiet panic=-1 boardc.mode=$1" \
+		-append "console=ttyAMA0 quiet panic=-1 boardc.mode=$1${4:+ $4}" \
 		-global virtio-mmio.force-legacy=false \
 		-netdev tap,id=pcinet,ifname=tap0,script=no,downscript=no,queues=4 \
 		-device virtio-net-pci,netdev=pcinet,mq=on,vectors=10,romfile= \
@@ -353,11 +362,25 @@ while read -r kind key _ state _; do
 done <"$work/plan"
 # The generated verifier, loaded with strict=1, must refuse to load.
 grep -q "^FAIL verifier strict:" "$work/control.log.results" || missed="$missed verifier:strict"
+# Without the command-line fragment, nothing is isolated.
+for c in isolated nohz_full rcu_nocbs irqaffinity; do
+	grep -q "^FAIL cmdline $c:" "$work/control.log.results" || missed="$missed cmdline:$c"
+done
 sed -n 's/^/  control: /p' "$work/control.log.results" | grep -E 'FAIL|closing|passed' >&2 || true
 [ -z "$missed" ] || fail "negative control: without the fragment these checks still passed:$missed"
 
+log "booting with the command-line fragment of $iso: $frag"
+t=$(date +%s)
+boot cmdline "$work/board.dtb" "$work/cmdline.log" "$frag"
+log "the guest ran for $(($(date +%s) - t))s"
+sed 's/^/  cmdline: /' "$work/cmdline.log.results" >&2
+cmdline=$(closing "$work/cmdline.log")
+read -r cpass _ cfail _ <<<"${cmdline//,/}"
+[ "$cfail" = 0 ] || fail "$cfail command-line check(s) failed on the target"
+
 took=$(($(date +%s) - start))
 read -r npass _ nfail _ <<<"${full//,/}"
-log "board $name on $kver: $full; negative controls failed as they must; ${took}s"
+npass=$((npass + cpass))
+log "board $name on $kver: $full, command line $cmdline; negative controls failed as they must; ${took}s"
 [ "$nfail" = 0 ] || fail "$nfail check(s) failed on the target"
 echo "target-test: $npass passed, $nfail failed"

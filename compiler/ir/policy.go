@@ -1,5 +1,7 @@
 package ir
 
+import "slices"
+
 // DPAA2 describes the DPAA2 I/O portals of an SoC.
 type DPAA2 struct {
 	DPIOs []DPIO // sorted by ID
@@ -37,6 +39,21 @@ type Policy struct {
 	IsolatedCPUs  []int
 	IsolatedPos   Pos
 	IrqbalanceBan bool
+}
+
+// HousekeepingCPUs returns the CPUs of the SoC's clusters that the policy
+// does not isolate, in cluster order: those the kernel keeps for IRQs no
+// one pins, ticks and RCU callbacks once the isolated ones are set apart.
+func (b *Board) HousekeepingCPUs() []int {
+	var house []int
+	for _, cl := range b.SoC.Clusters {
+		for _, cpu := range cl.CPUs {
+			if !slices.Contains(b.Policy.IsolatedCPUs, cpu) {
+				house = append(house, cpu)
+			}
+		}
+	}
+	return house
 }
 
 // IRQPin pins the IRQ whose action name is IRQ to CPUs.

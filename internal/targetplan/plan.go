@@ -44,6 +44,9 @@
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
 //	xps IF QUEUE MASK               tx-QUEUE/xps_cpus
 //	sysctl PATH VALUE               /proc/sys/PATH (VALUE may hold blanks)
+//	isolated CPUS                   the CPUs cmdline.txt isolates, as the
+//	                                kernel lists them
+//	housekeeping CPUS               the others, where IRQs no one pins start
 //
 // Only enabled masters are listed. An opted-out master is expected to be
 // non-coherent.
@@ -158,6 +161,10 @@ func write(w io.Writer, b *ir.Board) error {
 	}
 	for _, c := range b.Policy.Sysctls {
 		fmt.Fprintf(&s, "sysctl %s %s\n", strings.ReplaceAll(c.Key, ".", "/"), c.Value)
+	}
+	if len(b.Policy.IsolatedCPUs) > 0 {
+		fmt.Fprintf(&s, "isolated %s\n", ir.CPUList(b.Policy.IsolatedCPUs))
+		fmt.Fprintf(&s, "housekeeping %s\n", ir.CPUList(b.HousekeepingCPUs()))
 	}
 	_, err := io.WriteString(w, s.String())
 	return err

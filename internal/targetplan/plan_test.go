@@ -106,3 +106,16 @@ func TestPlanChannels(t *testing.T) {
 		t.Errorf("plan has channels records for other interfaces:\n%s", b.String())
 	}
 }
+
+// TestPlanIsolated: a board that isolates CPUs states them and the
+// housekeeping CPUs, as the kernel lists CPUs.
+func TestPlanIsolated(t *testing.T) {
+	r := intree.Compile(t, "../../compiler/testdata/cases/policy-isolated")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	if want := "isolated 2-3\nhousekeeping 0-1\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("plan does not end with %q:\n%s", want, b.String())
+	}
+}

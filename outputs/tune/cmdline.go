@@ -1,8 +1,6 @@
 package tune
 
 import (
-	"slices"
-
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
 )
@@ -40,14 +38,7 @@ func cmdline(b *ir.Board) outputs.File {
 	c.Line("the isolated CPUs, nohz_full= (CONFIG_NO_HZ_FULL) their tick and")
 	c.Line("rcu_nocbs= their RCU callbacks.")
 	pol := &b.Policy
-	var house []int
-	for _, cl := range b.SoC.Clusters {
-		for _, cpu := range cl.CPUs {
-			if !slices.Contains(pol.IsolatedCPUs, cpu) {
-				house = append(house, cpu)
-			}
-		}
-	}
+	house := b.HousekeepingCPUs()
 	iso := ir.CPUList(pol.IsolatedCPUs)
 	o := outputs.From(ir.RefIsolatedCPUs, pol.IsolatedPos)
 	p.Comment("", o, outputs.T(pol.IsolatedPos, ": isolated ", ir.CPUText(pol.IsolatedCPUs), "; housekeeping ", ir.CPUText(house)))
