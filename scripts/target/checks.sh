@@ -687,6 +687,43 @@ check_iface_irqs() {
 	done
 }
 
+# check_boot_files loads what a board installs for boot, as the boot
+# would. The sysctl.d file goes through sysctl -p (BusyBox's, which reads
+# the "key = value" lines systemd-sysctl reads): every key must exist and
+# take the planned value. The init script (BusyBox init rcS, sysvinit)
+# must start, report no drift on status, and stop with every tuned file
+# as before. The sysctls are then put back.
+check_boot_files() {
+	for conf in "$out"/sysctl.d/*.conf; do
+		[ -e "$conf" ] || continue
+		sysctl -p "$conf" >/tmp/sysctl.out 2>&1
+		result "sysctl.d ${conf##*/}: sysctl -p" $? "$(tr '\n' ';' </tmp/sysctl.out)"
+		while read -r kind a b c; do
+			[ "$kind" = sysctl ] || continue
+			have=$(cat "/proc/sys/$a")
+			want=$b${c:+ $c}
+			[ "$(norm text "$have")" = "$(norm text "$want")" ]
+			result "sysctl.d $a" $? "/proc/sys/$a is $have, want $want"
+		done <"$plan"
+	done
+	for f in $files; do
+		case $f in
+		/proc/sys/*) cat "/tmp/orig/$(echo "$f" | tr / _)" >"$f" ;;
+		esac
+	done
+	for rc in "$out"/init.d/S*; do
+		[ -e "$rc" ] || continue
+		for action in start status stop; do
+			BOARDC_TUNE=$out/tune.sh sh "$rc" "$action" >"/tmp/initd.$action" 2>&1
+			result "init.d ${rc##*/} $action" $? "$(tail -n 1 "/tmp/initd.$action")"
+		done
+		snapshot /tmp/after-initd
+		changed=$(same_snapshot /tmp/orig /tmp/after-initd)
+		[ -z "$changed" ]
+		result "init.d ${rc##*/}: stop restores" $? "files differing from before start:${changed:- none}"
+	done
+}
+
 # check_irqbalance runs the policy script as irqbalance does (script,
 # sysfs path, IRQ number) for a pinned IRQ and an IRQ the plan leaves alone.
 check_irqbalance() {
@@ -774,6 +811,7 @@ if [ "$mode" = full ]; then
 	snapshot /tmp/orig
 	cycle 1
 	cycle 2
+	check_boot_files
 	check_iface_irqs
 	check_irqbalance
 fi
