@@ -692,7 +692,8 @@ check_iface_irqs() {
 # the "key = value" lines systemd-sysctl reads): every key must exist and
 # take the planned value. The init script (BusyBox init rcS, sysvinit)
 # must start, report no drift on status, and stop with every tuned file
-# as before. The sysctls are then put back.
+# as before; OpenWrt's hotplug.d script must tune a board interface that
+# appears and leave another alone. The sysctls are then put back.
 check_boot_files() {
 	for conf in "$out"/sysctl.d/*.conf; do
 		[ -e "$conf" ] || continue
@@ -721,6 +722,25 @@ check_boot_files() {
 		changed=$(same_snapshot /tmp/orig /tmp/after-initd)
 		[ -z "$changed" ]
 		result "init.d ${rc##*/}: stop restores" $? "files differing from before start:${changed:- none}"
+	done
+	# OpenWrt's hotplug runs the net scripts with ACTION and INTERFACE set.
+	for hp in "$out"/openwrt/hotplug.d/net/*; do
+		[ -e "$hp" ] || continue
+		dev=$(awk '$1 == "netdev" { print $2; exit }' "$plan")
+		dev=$(realif "$dev")
+		ACTION=add INTERFACE=$dev BOARDC_TUNE=$out/tune.sh sh "$hp" >/tmp/hotplug.add 2>&1
+		st=$?
+		[ "$st" = 0 ] && grep -q "^set /sys/class/net/$dev/queues/" /tmp/hotplug.add
+		result "hotplug ${hp##*/} add $dev" $? "exit $st: $(tail -n 1 /tmp/hotplug.add)"
+		ACTION=add INTERFACE=lo BOARDC_TUNE=$out/tune.sh sh "$hp" >/tmp/hotplug.lo 2>&1
+		st=$?
+		[ "$st" = 0 ] && grep -q "^lo is not an interface of board" /tmp/hotplug.lo
+		result "hotplug ${hp##*/} add lo" $? "exit $st: $(tail -n 1 /tmp/hotplug.lo)"
+		tune hotplug.revert --revert
+		snapshot /tmp/after-hotplug
+		changed=$(same_snapshot /tmp/orig /tmp/after-hotplug)
+		[ -z "$changed" ]
+		result "hotplug ${hp##*/}: --revert restores" $? "files differing:${changed:- none}"
 	done
 }
 
