@@ -1,0 +1,197 @@
+# same KIND WANT HAVE succeeds when HAVE, read back from the kernel, is
+# WANT. Both are compared normalized by KIND: for list, as CPU lists in
+# canonical form ("0,1" and "0-1" are equal); for mask, as hex masks
+# without commas or leading zeros; for text, with blanks collapsed.
+same() {
+	BOARDC_WANT=$2 BOARDC_HAVE=$3 awk -v kind="$1" 'function cpulist(s,    n, i, p, r, c, max, set, out, first) {
+	gsub(/[ \t\n]/, "", s)
+	n = split(s, p, ",")
+	max = -1
+	for (i = 1; i <= n; i++) {
+		if (p[i] == "")
+			continue
+		if (p[i] ~ /^[0-9]+$/) {
+			r[1] = p[i]
+			r[2] = p[i]
+		} else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(p[i], r, "-")
+		} else {
+			return s
+		}
+		for (c = r[1] + 0; c <= r[2] + 0; c++)
+			set[c] = 1
+		if (r[2] + 0 > max)
+			max = r[2] + 0
+	}
+	out = ""
+	for (c = 0; c <= max; c++) {
+		if (!(c in set))
+			continue
+		first = c
+		while ((c + 1) in set)
+			c++
+		out = out (out == "" ? "" : ",") (first == c ? c : first "-" c)
+	}
+	return out
+}
+function norm(v) {
+	if (kind == "mask") {
+		gsub(/[, \t\n]/, "", v)
+		v = tolower(v)
+		sub(/^0+/, "", v)
+		if (v == "")
+			v = "0"
+	} else if (kind == "list") {
+		v = cpulist(v)
+	} else {
+		gsub(/[ \t\n]+/, " ", v)
+		sub(/^ /, "", v)
+		sub(/ $/, "", v)
+	}
+	return v
+}
+function expand(s, set,    n, i, p, r, c) {
+	gsub(/[ \t\n]/, "", s)
+	n = split(s, p, ",")
+	for (i = 1; i <= n; i++) {
+		if (p[i] ~ /^[0-9]+$/)
+			set[p[i] + 0] = 1
+		else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(p[i], r, "-")
+			for (c = r[1] + 0; c <= r[2] + 0; c++)
+				set[c] = 1
+		}
+	}
+}
+BEGIN {
+	if (kind == "within") {
+		expand(ENVIRON["BOARDC_WANT"], want)
+		expand(ENVIRON["BOARDC_HAVE"], have)
+		for (c in have)
+			if (!(c in want))
+				exit 1
+		exit 0
+	}
+	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
+}'
+}
+
+# irq_numbers NAME FILE prints the number of every IRQ in FILE (the root's
+# /proc/interrupts) one of whose action names is NAME. Action names end a
+# line; a shared IRQ lists several, separated by ", ".
+irq_numbers() {
+	BOARDC_IRQ=$1 awk '$1 ~ /^[0-9]+:$/ {
+	for (i = NF; i > 1; i--) {
+		a = $i
+		if (i < NF && a !~ /,$/)
+			break
+		sub(/,$/, "", a)
+		if (a == ENVIRON["BOARDC_IRQ"]) {
+			n = $1
+			sub(/:$/, "", n)
+			print n
+			break
+		}
+	}
+}' "$2"
+}
+
+# check_board refuses, with status 3, to tune a system whose root
+# compatible strings name no compatible of this board, unless --force.
+check_board() {
+	if [ "$force" = 1 ]; then
+		return 0
+	fi
+	f=$ROOT/proc/device-tree/compatible
+	[ -r "$f" ] || die 3 "cannot read $f, so this cannot be board $board (--force overrides)"
+	compat=$(tr '\0' '\n' <"$f")
+	while IFS= read -r c; do
+		if board_matches "$c"; then
+			return 0
+		fi
+	done <<EOF
+$compat
+EOF
+	die 3 "this is not board $board: $f says $(printf '%s' "$compat" | tr '\n' ' ')(--force overrides)"
+}
+
+# check_daemons warns about running daemons that would undo the tuning.
+check_daemons() {
+	seen_irqbalance=0
+	seen_tuned=0
+	for f in "$ROOT"/proc/[0-9]*/comm; do
+		{ read -r comm <"$f"; } 2>/dev/null || continue
+		case $comm in
+		irqbalance)
+			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq; then
+				warn "irqbalance is running and will move the IRQs pinned here; give it irqbalance-policy.sh as --policyscript or stop it"
+			fi
+			seen_irqbalance=1
+			;;
+		tuned)
+			if [ "$seen_tuned" = 0 ]; then
+				warn "TuneD is running; its profiles may rewrite the IRQ affinities, RPS/XPS masks and sysctls set here"
+			fi
+			seen_tuned=1
+			;;
+		esac
+	done
+}
+
+# save PATH VALUE records VALUE as the original of PATH unless an earlier
+# apply did: revert restores the values from before the first apply.
+save() {
+	case $nl$saved in
+	*"$nl$1$tab"*) return 0 ;;
+	esac
+	case $2 in
+	*"$nl"*) die 5 "cannot save the multi-line value of $1" ;;
+	esac
+	printf '%s\t%s\n' "$1" "$2" >>"$state" || die 5 "cannot write $state"
+	saved=$saved$nl$1$tab$2
+}
+
+# find_irqs NAME WHERE sets irqs to the number of every IRQ whose action
+# name in /proc/interrupts is NAME, in ascending order: several IRQs may
+# share a name, and IRQ numbers are not stable across boots or driver
+# loads.
+find_irqs() {
+	f=$ROOT/proc/interrupts
+	[ -r "$f" ] || die 5 "cannot read $f"
+	irqs=$(irq_numbers "$1" "$f") || die 5 "cannot read $f"
+	if [ -z "$irqs" ]; then
+		missing_item "no IRQ named '$1' in $f, skipped ($2)"
+		return 1
+	fi
+}
+
+# missing_item MESSAGE: an IRQ, interface or queue is not there. The check
+# phase warns and counts it; the run phase skips it quietly.
+missing_item() {
+	[ "$phase" = check ] || return 0
+	warn "$1"
+	missing=$((missing + 1))
+}
+
+# cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
+# starting over at its first CPU past its end.
+cpu_at() {
+	printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'
+}
+
+# irq_selected MASTERS succeeds when the IRQ action of the masters
+# MASTERS (blank-separated keys, those that declare the IRQ's name) runs:
+# always without --interface; with it, when one of them owns the
+# interface. IRQs sharing a name cannot be told apart, so a name two
+# masters declare is placed whole for either.
+irq_selected() {
+	[ "$phase" != resolve ] || return 1
+	wants irq || return 1
+	[ -n "$only_if" ] || return 0
+	for m in $1; do
+		case " $if_masters " in
+		*" $m "*) return 0 ;;
+		esac
+	done
+	return 1
+}

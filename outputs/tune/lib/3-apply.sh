@@ -1,0 +1,259 @@
+# pin_irq NAME CPUS MODE MASTERS WHERE places the IRQs named NAME, which
+# the masters MASTERS declare. MODE one: the interrupt controller delivers
+# each IRQ to one CPU, so the IRQs of the name, in ascending IRQ number,
+# take the CPUs of the comma-separated CPUS in their order, one each,
+# starting over when there are more IRQs than CPUs. MODE set: every IRQ of
+# the name gets the CPU list CPUS.
+pin_irq() {
+	irq_selected "$4" || return 0
+	find_irqs "$1" "$5" || return 0
+	k=0
+	for n in $irqs; do
+		want=$2
+		[ "$3" = one ] && want=$(cpu_at "$2" "$k")
+		statekey="irq $n $1"
+		act irq list "/proc/irq/$n/smp_affinity_list" "$want" "IRQ $n $1, $5"
+		effective "$n" "$want" "IRQ $n $1, $5"
+		k=$((k + 1))
+	done
+}
+
+# follow_irq NAME CPUS HOW MASTERS WHERE keeps the IRQs named NAME, which
+# the masters MASTERS declare and their driver places with an affinity
+# hint, where the hint says: a user-space write (irqbalance, an earlier
+# script) is undone. CPUS is what the description expects the hints to
+# be, taken as pin_irq's MODE one does; a hint that differs is reported,
+# naming both CPUs, and followed. HOW managed: the kernel manages the
+# vectors (a write answers EIO), so their affinity is only checked.
+follow_irq() {
+	irq_selected "$4" || return 0
+	find_irqs "$1" "$5" || return 0
+	k=0
+	for n in $irqs; do
+		expect=$(cpu_at "$2" "$k")
+		k=$((k + 1))
+		if [ "$phase" = check ]; then
+			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $5"
+			continue
+		fi
+		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
+		hint=$(mask_list "$hint")
+		if [ -z "$hint" ]; then
+			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($5)"
+			continue
+		fi
+		if ! same list "$expect" "$hint"; then
+			warn "IRQ $n $1: its driver's affinity hint is CPU $hint, the description expects CPU $expect: the driver placed it in another order ($5)"
+		fi
+		statekey="irq $n $1"
+		[ "$3" = managed ] && readonly_act=1
+		act irq list "/proc/irq/$n/smp_affinity_list" "$hint" "IRQ $n $1, affinity hint, $5"
+		readonly_act=0
+		effective "$n" "$hint" "IRQ $n $1, $5"
+	done
+}
+
+# mask_list MASK prints the CPU list of a hex CPU mask as the kernel prints
+# one, ranges joined ("00000000,00000008" is "3", "f" is "0-3"), nothing
+# for an empty or zero mask.
+mask_list() {
+	awk -v m="$1" 'BEGIN {
+	m = tolower(m)
+	gsub(/[, \t\n]/, "", m)
+	if (m !~ /^[0-9a-f]+$/)
+		exit 0
+	n = length(m)
+	for (i = n; i >= 1; i--) {
+		d = index("0123456789abcdef", substr(m, i, 1)) - 1
+		for (b = 0; b < 4; b++) {
+			if (d % 2)
+				set[(n - i) * 4 + b] = 1
+			d = int(d / 2)
+		}
+	}
+	out = ""
+	for (c = 0; c < n * 4; c++) {
+		if (!(c in set))
+			continue
+		first = c
+		while ((c + 1) in set)
+			c++
+		out = out (out == "" ? "" : ",") (first == c ? c : first "-" c)
+	}
+	if (out != "")
+		print out
+}'
+}
+
+# effective N CPULIST: on --verify, an IRQ whose effective affinity (where
+# the interrupt controller really delivers it, where the kernel has
+# /proc/irq/N/effective_affinity_list) is not within CPULIST drifted.
+effective() {
+	[ "$phase" = run ] && [ "$mode" = verify ] || return 0
+	f=$ROOT/proc/irq/$1/effective_affinity_list
+	[ -r "$f" ] || return 0
+	eff=$(cat -- "$f") || return 0
+	[ -n "$eff" ] || return 0
+	if ! same within "$2" "$eff"; then
+		say "drift: /proc/irq/$1/effective_affinity_list is $eff, want within $2 ($3)"
+		drift=$((drift + 1))
+	fi
+}
+
+# act PART KIND PATH VALUE WHERE: PATH, below the root, should hold VALUE.
+# PART (irq, net, sysctl) is what --only selects; KIND says how to compare
+# what the kernel reads back (see same); WHERE names the description.
+act() {
+	key=${statekey:-$3}
+	statekey=
+	[ "$phase" != resolve ] || return 0
+	wants "$1" || return 0
+	case $3 in
+	/*"$nl"* | /*"$tab"* | */../* | */.. | [!/]*) die 2 "refusing path $3 ($5)" ;;
+	esac
+	path=$3
+	case $3 in
+	/sys/class/net/"$net_desc"/*)
+		[ -z "$net_skip" ] || return 0
+		path=/sys/class/net/$net_dev/${3#/sys/class/net/"$net_desc"/}
+		key=$path
+		;;
+	esac
+	f=$ROOT$path
+	if [ ! -e "$f" ]; then
+		# A queue the channel change has yet to create.
+		if [ -n "$chan_pending" ] && [ "$chan_pending" = "$net_desc" ]; then
+			case $path in
+			/sys/class/net/"$net_dev"/*) return 0 ;;
+			esac
+		fi
+		missing_item "missing $f, skipped ($5)"
+		return 0
+	fi
+	[ "$phase" = check ] && return 0
+	have=$(cat -- "$f") || die 5 "cannot read $f ($5)"
+	case $mode in
+	dry-run)
+		if same "$2" "$4" "$have"; then
+			say "keep $path = $have ($5)"
+		elif [ "$readonly_act" = 1 ]; then
+			say "differs: $path is $have, set by the driver; the description expects $4 ($5)"
+		else
+			say "would write $4 to $path, now $have ($5)"
+		fi
+		;;
+	verify)
+		if ! same "$2" "$4" "$have"; then
+			say "drift: $path is $have, want $4 ($5)"
+			drift=$((drift + 1))
+		fi
+		;;
+	apply)
+		if [ "$readonly_act" = 1 ]; then
+			same "$2" "$4" "$have" || warn "$path is $have, set by the driver; the description expects $4 ($5)"
+			return 0
+		fi
+		save "$key" "$have"
+		if same "$2" "$4" "$have"; then
+			kept=$((kept + 1))
+			return 0
+		fi
+		if ! { printf '%s\n' "$4" >"$f"; } 2>/dev/null; then
+			# The kernel refuses user-space affinity for a managed IRQ
+			# (EIO): reported, and the rest goes on.
+			[ "$1" = irq ] || die 5 "cannot write $4 to $f ($5)"
+			warn "cannot write $4 to $f: the kernel refuses it (a managed IRQ answers EIO), left at $have ($5)"
+			missing=$((missing + 1))
+			return 0
+		fi
+		now=$(cat -- "$f") || die 5 "cannot read $f ($5)"
+		same "$2" "$4" "$now" || die 5 "$f reads back $now after writing $4 ($5)"
+		say "set $path = $4, was $have ($5)"
+		changed=$((changed + 1))
+		;;
+	esac
+}
+
+# channels RX TX WHERE sets the queue counts of the current interface
+# with ethtool -L (combined when RX and TX are equal, else rx and tx)
+# before its queues are tuned: the counts decide which rx-N and tx-N
+# exist, so the check phase does not count a queue the change creates as
+# missing. ethtool talks to the running kernel, whatever --root says.
+channels() {
+	chan_pending=
+	[ "$phase" != resolve ] || return 0
+	wants net || return 0
+	[ -z "$net_skip" ] || return 0
+	if ! command -v ethtool >/dev/null 2>&1; then
+		missing_item "no ethtool to set the channels of $net_desc to $1 receive, $2 transmit ($3)"
+		return 0
+	fi
+	if ! now=$(ethtool -l "$net_dev" 2>/dev/null | awk '/^Current hardware settings:/ {
+	cur = 1
+	next
+}
+cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
+	k = tolower($1)
+	sub(/:$/, "", k)
+	out = out (out == "" ? "" : " ") k " " $2
+}
+END {
+	if (!cur)
+		exit 1
+	print out
+}'); then
+		missing_item "ethtool -l $net_dev failed: its channels are not set ($3)"
+		return 0
+	fi
+	if [ "$1" = "$2" ]; then
+		want="combined $1"
+	else
+		want="rx $1 tx $2"
+	fi
+	if chan_same "$want" "$now"; then
+		return 0
+	fi
+	if [ "$phase" = check ]; then
+		chan_pending=$net_desc
+		return 0
+	fi
+	chan_pending=$net_desc
+	case $mode in
+	dry-run) say "would set the channels of $net_dev to $want, now ${now:-none} ($3)" ;;
+	verify)
+		say "drift: channels of $net_dev are ${now:-none}, want $want ($3)"
+		drift=$((drift + 1))
+		;;
+	apply)
+		save "channels $net_dev" "$now"
+		# shellcheck disable=SC2086 # "combined N" or "rx N tx M", split on purpose
+		ethtool -L "$net_dev" $want || die 5 "ethtool -L $net_dev $want failed ($3)"
+		say "set the channels of $net_dev to $want, was ${now:-none} ($3)"
+		changed=$((changed + 1))
+		;;
+	esac
+}
+
+# chan_same WANT NOW succeeds when every "key count" pair of WANT is in
+# NOW (as channelsAwk prints the counts).
+chan_same() {
+	have=" $2 "
+	# shellcheck disable=SC2086 # key count pairs, split on purpose
+	set -- $1
+	while [ $# -ge 2 ]; do
+		case $have in
+		*" $1 $2 "*) ;;
+		*) return 1 ;;
+		esac
+		shift 2
+	done
+}
+
+# expect PART KIND PATH VALUE WHERE is act for a value the driver sets
+# itself: checked by --verify and reported by an apply where it differs,
+# never written.
+expect() {
+	readonly_act=1
+	act "$@"
+	readonly_act=0
+}
