@@ -7,14 +7,17 @@
 # device-tree fragment included after the machine's own tree, from which
 # every property the fragment sets was first removed, so that what the
 # kernel shows comes from boardc; where the board has an overlay, applying
-# it must give the same tree. In the guest (scripts/target/checks.sh) it
-# checks each property set or deleted under /proc/device-tree, each
-# master's coherency and DMA masks as the DMA layer sees them
-# (scripts/target/module, built for arm64 with the board's generated C),
-# and tune.sh's apply, --verify, read-back and --revert, twice, and the
-# irqbalance policy script. Two negative controls run every time: the same
-# boot without the fragment must fail the device-tree and coherency checks,
-# and a value changed behind tune.sh must be reported by --verify.
+# it must give the same tree. In the guest, scripts/target/checks.sh (and
+# the parts it sources from scripts/target/checks/) checks each property
+# set or deleted under /proc/device-tree, each master's coherency and DMA
+# masks as the DMA layer sees them (scripts/target/module, built for arm64
+# with the board's generated C), the board's verifier module, tune.sh's
+# apply, --verify, read-back and --revert, twice, the queue counts it sets
+# with ethtool, the boot files, and the irqbalance policy script. A third
+# boot appends cmdline.txt's fragment and checks the kernel's CPU
+# isolation. Two negative controls run every time: the same boot without
+# the fragment must fail the device-tree, coherency and command-line
+# checks, and a value changed behind tune.sh must be reported by --verify.
 #
 # What it needs it installs with apt-get (as root, or with sudo):
 # qemu-system-arm, cpio, gcc-aarch64-linux-gnu, device-tree-compiler, make,
@@ -280,6 +283,7 @@ done
 ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$ir/lib/ld-linux-aarch64.so.1"
 install -m 0755 scripts/target/init "$ir/init"
 cp scripts/target/checks.sh "$work/plan" "$work/props" "$work/cmdline.plan" "$ir/boardc/"
+cp -r scripts/target/checks "$ir/boardc/"
 cp -r "$out" "$ir/boardc/out"
 cp "$work/mod/boardc_target.ko" "$ir/boardc/modules/"
 cp "$work/verify/boardc_${cname}_verify.ko" "$ir/boardc/modules/boardc_verify.ko"

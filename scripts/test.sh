@@ -47,7 +47,8 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 # The project's own shell scripts, the target test's guest side included.
-shellcheck .ci/run scripts/*.sh scripts/target/checks.sh bench/*.sh
+shellcheck .ci/run scripts/*.sh bench/*.sh
+shellcheck -x -s sh scripts/target/checks.sh scripts/target/checks/*.sh
 shellcheck -s sh scripts/target/init
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -count=1 ./...
