@@ -56,19 +56,8 @@ var DPIOPin = &Check{
 				continue
 			}
 			p.Report(pin.Ref, pin.Pos,
-				fmt.Sprintf("IRQ %s is pinned to %s, but the DPIO table gives DPIO %d to CPU %d", pin.IRQ, cpuWord(pin.CPUs), id, io.CPU),
+				fmt.Sprintf("IRQ %s is pinned to %s, but the DPIO table gives DPIO %d to CPU %d", pin.IRQ, ir.CPUText(pin.CPUs), id, io.CPU),
 				Note(io.Pos, "DPIO %d serves CPU %d", id, io.CPU), probe)
 		}
 	},
-}
-
-// cpuWord formats cpus as "CPU 3", "CPUs 0-1" or "no CPU".
-func cpuWord(cpus []int) string {
-	switch len(ir.SortedCPUs(cpus)) {
-	case 0:
-		return "no CPU"
-	case 1:
-		return "CPU " + ir.CPUList(cpus)
-	}
-	return "CPUs " + ir.CPUList(cpus)
 }
