@@ -9,16 +9,13 @@ import (
 
 // BaseCells finds cell counts that differ from the base tree's.
 var BaseCells = &Check{
-	Code: "BC0603", Name: "base-cells", Severity: diag.Error,
+	Code: "BC0603", Name: "base-cells", Severity: diag.Error, NeedsBase: true,
 	Doc: "A bus's #address-cells or #size-cells, or the root's, differs from the node's in the base " +
 		"tree (a node without them has the specification's defaults, 2 and 1). The fragment writes " +
 		"dma-ranges in the description's cell counts; in a tree with other counts the kernel reads " +
 		"other numbers than those written, and dtc warns or the translation is wrong.",
 	Run: func(p *Pass) {
 		t := p.Base
-		if t == nil {
-			return
-		}
 		s := &p.Board.SoC
 		if r := t.Node("/"); r.AddressCells() != s.RootAddressCells || r.SizeCells() != s.RootSizeCells {
 			p.Report(ir.RefRoot, orPos(s.RootPos, s.Pos),

@@ -9,7 +9,7 @@ import (
 
 // BaseCoherency finds masters whose coherency differs from upstream's.
 var BaseCoherency = &Check{
-	Code: "BC0607", Name: "base-coherency", Severity: diag.Warning,
+	Code: "BC0607", Name: "base-coherency", Severity: diag.Warning, NeedsBase: true,
 	Doc: "The description and the base tree disagree on whether a master is DMA-coherent, as " +
 		"of_dma_is_coherent() (drivers/of/address.c) answers for its node: walking up from the " +
 		"node, the first dma-coherent or dma-noncoherent decides. The message says which one the " +
@@ -20,9 +20,6 @@ var BaseCoherency = &Check{
 		"fragment adds dma-coherent that upstream lacks, or an opt-out deletes upstream's.",
 	Run: func(p *Pass) {
 		t := p.Base
-		if t == nil {
-			return
-		}
 		for _, m := range p.Board.SoC.Masters {
 			n := baseNode(t, m.Node)
 			if n == nil {

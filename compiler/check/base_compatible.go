@@ -11,16 +11,13 @@ import (
 
 // BaseCompatible finds compatibles that differ from the base tree's.
 var BaseCompatible = &Check{
-	Code: "BC0602", Name: "base-compatible", Severity: diag.Error,
+	Code: "BC0602", Name: "base-compatible", Severity: diag.Error, NeedsBase: true,
 	Doc: "A master's compatible list, or the board's, differs from the node's compatible in the " +
 		"base tree. The generated C chooses DMA widths by compatible and the verifier module finds " +
 		"devices by it; a compatible the running tree does not have matches nothing. The board's " +
 		"list is compared with the root node's.",
 	Run: func(p *Pass) {
 		t := p.Base
-		if t == nil {
-			return
-		}
 		quote := func(ss []string) string { return `["` + strings.Join(ss, `", "`) + `"]` }
 		if got, ok := t.Node("/").Strings("compatible"); ok && !slices.Equal(got, p.Board.Compatible) {
 			p.Report(ir.RefCompatible, p.Board.CompatiblePos,

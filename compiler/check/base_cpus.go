@@ -10,7 +10,7 @@ import (
 
 // BaseCPUs finds a CPU topology that differs from the base tree's.
 var BaseCPUs = &Check{
-	Code: "BC0605", Name: "base-cpus", Severity: diag.Error,
+	Code: "BC0605", Name: "base-cpus", Severity: diag.Error, NeedsBase: true,
 	Doc: "The description's CPU count, clusters or core types differ from the base tree's /cpus: the " +
 		"CPU nodes (device_type \"cpu\", numbered in tree order as arch/arm64/kernel/smp.c numbers " +
 		"them), grouped by cpu-map's leaf clusters (drivers/base/arch_topology.c), or by shared " +
@@ -20,9 +20,6 @@ var BaseCPUs = &Check{
 		"is not compared on them.",
 	Run: func(p *Pass) {
 		t := p.Base
-		if t == nil {
-			return
-		}
 		s := &p.Board.SoC
 		cpus := t.CPUs()
 		pos := s.Pos

@@ -10,7 +10,7 @@ import (
 
 // BaseDMARanges finds a bus whose dma-ranges differ from the base tree's.
 var BaseDMARanges = &Check{
-	Code: "BC0604", Name: "base-dma-ranges", Severity: diag.Warning,
+	Code: "BC0604", Name: "base-dma-ranges", Severity: diag.Warning, NeedsBase: true,
 	Doc: "A bus's dmaRanges differ from the dma-ranges of its node in the base tree, or one of the two " +
 		"has them and the other does not. The fragment writes the description's dma-ranges over " +
 		"upstream's, so the built tree has the description's where it states them and upstream's " +
@@ -19,9 +19,6 @@ var BaseDMARanges = &Check{
 		"(devicetree specification 2.3.9: child address, parent address, size).",
 	Run: func(p *Pass) {
 		t := p.Base
-		if t == nil {
-			return
-		}
 		for _, b := range p.Board.SoC.Buses {
 			n := baseNode(t, b.Node)
 			if n == nil || b.Node.Path == "/" {

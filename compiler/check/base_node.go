@@ -9,7 +9,7 @@ import (
 
 // BaseNode finds labels and node paths the base tree does not have.
 var BaseNode = &Check{
-	Code: "BC0601", Name: "base-node", Severity: diag.Error,
+	Code: "BC0601", Name: "base-node", Severity: diag.Error, NeedsBase: true,
 	Doc: "A bus's or master's label or node path, or a master's iommu label, is not in the base " +
 		"tree (the board's dts: compiled, or --dtb), or the label names another node than the " +
 		"path the description gives. The fragment refers to nodes by label (&crypto) or path " +
@@ -18,9 +18,6 @@ var BaseNode = &Check{
 		"/__symbols__ (a .dtb not built with dtc -@) has no labels to check: that is said once, as info.",
 	Run: func(p *Pass) {
 		t := p.Base
-		if t == nil {
-			return
-		}
 		labels := t.HasLabels()
 		if !labels {
 			p.ReportSeverity(diag.Info, ir.RefSoC, p.Board.SoC.Pos,

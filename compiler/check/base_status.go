@@ -10,7 +10,7 @@ import (
 // BaseStatus finds masters whose enabled differs from the base tree's
 // status.
 var BaseStatus = &Check{
-	Code: "BC0606", Name: "base-status", Severity: diag.Warning,
+	Code: "BC0606", Name: "base-status", Severity: diag.Warning, NeedsBase: true,
 	Doc: "A master's enabled differs from its node's status in the base tree (enabled: no status, " +
 		"\"okay\" or \"ok\", as of_device_is_available() reads it). The fragment does not write " +
 		"status, so the built tree has upstream's: a master the description enables but upstream " +
@@ -18,9 +18,6 @@ var BaseStatus = &Check{
 		"description disables but upstream enables is bound without the description's policy.",
 	Run: func(p *Pass) {
 		t := p.Base
-		if t == nil {
-			return
-		}
 		for _, m := range p.Board.SoC.Masters {
 			n := baseNode(t, m.Node)
 			if n == nil || n.Enabled() == m.Enabled {

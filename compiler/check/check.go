@@ -23,6 +23,10 @@ type Check struct {
 	Severity diag.Severity
 	// Doc is one paragraph: what the check finds and what it costs.
 	Doc string
+	// NeedsBase marks a check on the base tree (base*.go): it runs only
+	// when the board is checked against one, and Pass.Base is never nil
+	// in its Run.
+	NeedsBase bool
 	// Run inspects the board and reports findings through the pass.
 	Run func(*Pass)
 }
@@ -31,7 +35,7 @@ type Check struct {
 type Pass struct {
 	Board *ir.Board
 	// Base is the device tree the board's fragment is built on, nil when
-	// none was given; the base-tree checks (base*.go) report nothing then.
+	// none was given; the base-tree checks (NeedsBase) do not run then.
 	Base  *basetree.Tree
 	check *Check
 	found []finding
@@ -86,6 +90,9 @@ func Run(b *ir.Board) diag.List { return RunWith(b, nil) }
 func RunWith(b *ir.Board, base *basetree.Tree) diag.List {
 	var found []finding
 	for _, c := range All() {
+		if c.NeedsBase && base == nil {
+			continue
+		}
 		p := &Pass{Board: b, Base: base, check: c}
 		c.Run(p)
 		found = append(found, p.found...)

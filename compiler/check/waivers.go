@@ -115,7 +115,7 @@ func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 				Message: fmt.Sprintf("waiver names unknown check %s", w.Check),
 				Notes:   []diag.Note{{Message: "boardc checks lists the codes"}},
 			})
-		case w.Target != "" && !used[i] && (base != nil || !baseChecks[w.Check]):
+		case w.Target != "" && !used[i] && (base != nil || !Lookup(w.Check).NeedsBase):
 			// A waiver of a base-tree check can only be used when
 			// the board is checked against a base tree.
 			out = append(out, diag.Diagnostic{
@@ -125,15 +125,6 @@ func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 		}
 	}
 	return out
-}
-
-// baseChecks are the codes of the checks that need a base tree.
-var baseChecks = map[string]bool{}
-
-func init() {
-	for _, c := range []*Check{BaseNode, BaseCompatible, BaseCells, BaseDMARanges, BaseCPUs, BaseStatus, BaseCoherency} {
-		baseChecks[c.Code] = true
-	}
 }
 
 // WaiverReason is the check on waivers without a written reason.
