@@ -21,16 +21,11 @@ var (
 
 // annotate runs dtc over preprocessed source to learn the source file and
 // line of every property, and records them in t, files relative to the
-// kernel tree where they are in it.
-func (c Compile) annotate(ctx context.Context, pre []byte, t *Tree) error {
-	_, inc, err := c.paths()
-	if err != nil {
-		return err
-	}
-	args := []string{"-q", "-I", "dts", "-O", "dts", "-T", "-T"}
-	for _, d := range inc {
-		args = append(args, "-i", d)
-	}
+// kernel tree where they are in it. dts and inc are paths()'s; dtc gets
+// the same include paths as the build, so that a /include/ resolved there
+// resolves here too.
+func (c Compile) annotate(ctx context.Context, pre []byte, dts string, inc []string, t *Tree) error {
+	args := append([]string{"-q", "-I", "dts", "-O", "dts", "-T", "-T"}, dtcIncludes(dts, inc)...)
 	args = append(args, "-o", "-", "-")
 	var out, stderr bytes.Buffer
 	dtc := exec.CommandContext(ctx, Tools.DTC, args...)

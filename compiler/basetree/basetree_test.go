@@ -2,6 +2,7 @@ package basetree_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -123,5 +124,28 @@ func TestPropSource(t *testing.T) {
 		if got := tree.PropSource(tc.path, "dma-coherent"); got != tc.want {
 			t.Errorf("%s %s: dma-coherent from %q, want %q", tc.dts, tc.path, got, tc.want)
 		}
+	}
+}
+
+// TestPropSourceDTCInclude: the annotating dtc run finds a dtc /include/
+// next to the .dts as the build does (dtc reads the source from its
+// standard input, so it looks there only through -i).
+func TestPropSourceDTCInclude(t *testing.T) {
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	testtool.Look(t, "cpp", "cpp")
+	dir := t.TempDir()
+	dts := filepath.Join(dir, "board.dts")
+	if err := os.WriteFile(dts, []byte("/dts-v1/;\n/include/ \"soc.dtsi\"\n/ { model = \"b\"; };\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "soc.dtsi"), []byte("/ {\n\tdma-coherent;\n};\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := basetree.Compile{DTS: dts, Annotate: true}.Build(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tree.PropSource("/", "dma-coherent"), filepath.ToSlash(filepath.Join(dir, "soc.dtsi"))+":2"; got != want {
+		t.Errorf("dma-coherent from %q, want %q", got, want)
 	}
 }

@@ -48,15 +48,19 @@ var Tools = struct{ CPP, DTC string }{CPP: "cpp", DTC: "dtc"}
 // back on its standard output. The error of a failed step carries what
 // the tool printed.
 func (c Compile) Build(ctx context.Context) (*Tree, error) {
-	pre, err := c.Preprocess(ctx)
+	dts, inc, err := c.paths()
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.DTC(ctx, pre)
+	pre, err := preprocess(ctx, dts, inc)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.dtc(ctx, pre, dts, inc)
 	if err != nil || !c.Annotate {
 		return t, err
 	}
-	return t, c.annotate(ctx, pre, t)
+	return t, c.annotate(ctx, pre, dts, inc, t)
 }
 
 // paths returns the .dts's file name and the include directories.
@@ -90,6 +94,11 @@ func (c Compile) Preprocess(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return preprocess(ctx, dts, inc)
+}
+
+// preprocess runs cpp over dts with the include directories inc.
+func preprocess(ctx context.Context, dts string, inc []string) ([]byte, error) {
 	args := []string{"-nostdinc"}
 	for _, d := range inc {
 		args = append(args, "-I", d)
@@ -112,10 +121,13 @@ func (c Compile) DTC(ctx context.Context, pre []byte) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-I", "dts", "-O", "dtb", "-@", "-b", "0", "-i", filepath.Dir(dts)}
-	for _, d := range inc {
-		args = append(args, "-i", d)
-	}
+	return c.dtc(ctx, pre, dts, inc)
+}
+
+// dtc compiles pre with dtc -@ and reads the tree; dts and inc are
+// paths()'s.
+func (c Compile) dtc(ctx context.Context, pre []byte, dts string, inc []string) (*Tree, error) {
+	args := append([]string{"-I", "dts", "-O", "dtb", "-@", "-b", "0"}, dtcIncludes(dts, inc)...)
 	args = append(args, "-o", "-", "-")
 	var dtb, stderr bytes.Buffer
 	dtc := exec.CommandContext(ctx, Tools.DTC, args...)
@@ -124,6 +136,17 @@ func (c Compile) DTC(ctx context.Context, pre []byte) (*Tree, error) {
 		return nil, toolError("dtc", err, stderr.String())
 	}
 	return Read(dtb.Bytes(), c.DTS)
+}
+
+// dtcIncludes returns dtc's include-path arguments for source that comes
+// from dts on standard input: the .dts's directory, where dtc would look
+// first had it opened the file itself, then the include directories inc.
+func dtcIncludes(dts string, inc []string) []string {
+	args := []string{"-i", filepath.Dir(dts)}
+	for _, d := range inc {
+		args = append(args, "-i", d)
+	}
+	return args
 }
 
 // toolError reports a failed tool with the first lines it printed.
