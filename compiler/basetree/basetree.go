@@ -269,16 +269,39 @@ func (n *Node) DMARanges() (ranges [][3]uint64, has, ok bool) {
 	if ac > 2 || pc > 2 || sc > 2 || w == 0 || len(cells)%w != 0 {
 		return nil, true, false
 	}
-	read := func(c []uint32) uint64 {
-		var v uint64
-		for _, x := range c {
-			v = v<<32 | uint64(x)
-		}
-		return v
-	}
 	ranges = [][3]uint64{}
 	for i := 0; i < len(cells); i += w {
-		ranges = append(ranges, [3]uint64{read(cells[i : i+ac]), read(cells[i+ac : i+ac+pc]), read(cells[i+ac+pc : i+w])})
+		ranges = append(ranges, [3]uint64{number(cells[i : i+ac]), number(cells[i+ac : i+ac+pc]), number(cells[i+ac+pc : i+w])})
 	}
 	return ranges, true, true
+}
+
+// Reg decodes the node's reg into (address, size) pairs with its parent's
+// #address-cells and #size-cells (the root's own defaults, 2 and 1, for
+// the root; devicetree specification 2.3.6). A trailing part shorter than
+// one pair is left out. ok is false when a count is wider than 64 bits or
+// both are zero.
+func (n *Node) Reg() (regs [][2]uint64, ok bool) {
+	ac, sc := 2, 1
+	if n.Parent != nil {
+		ac, sc = n.Parent.AddressCells(), n.Parent.SizeCells()
+	}
+	w := ac + sc
+	if ac > 2 || sc > 2 || w == 0 {
+		return nil, false
+	}
+	cells, _ := n.Cells("reg")
+	for i := 0; i+w <= len(cells); i += w {
+		regs = append(regs, [2]uint64{number(cells[i : i+ac]), number(cells[i+ac : i+w])})
+	}
+	return regs, true
+}
+
+// number reads big-endian cells, at most two, as one number.
+func number(cells []uint32) uint64 {
+	var v uint64
+	for _, x := range cells {
+		v = v<<32 | uint64(x)
+	}
+	return v
 }

@@ -3,8 +3,10 @@ package basetree_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -147,5 +149,46 @@ func TestPropSourceDTCInclude(t *testing.T) {
 	}
 	if got, want := tree.PropSource("/", "dma-coherent"), filepath.ToSlash(filepath.Join(dir, "soc.dtsi"))+":2"; got != want {
 		t.Errorf("dma-coherent from %q, want %q", got, want)
+	}
+}
+
+// TestReg decodes reg with the parent's cell counts: two-cell addresses
+// and sizes under the root, one-cell under a bus, the root's defaults for
+// the root itself, and a bus with three address cells as not decodable.
+func TestReg(t *testing.T) {
+	testtool.Look(t, "dtc", "device-tree-compiler")
+	src := `/dts-v1/;
+/ {
+	#address-cells = <2>; #size-cells = <2>;
+	reg = <0 1 2>;
+	memory@80000000 { device_type = "memory"; reg = <0 0x80000000 0 0x80000000 0x8 0x80000000 0x1 0x0>; };
+	bus { #address-cells = <1>; #size-cells = <1>; dev@1000 { reg = <0x1000 0x100 0x2000>; }; };
+	wide { #address-cells = <3>; #size-cells = <1>; dev@0 { reg = <0 0 0 1>; }; };
+};
+`
+	cmd := exec.Command("dtc", "-q", "-I", "dts", "-O", "dtb", "-o", "-", "-")
+	cmd.Stdin = strings.NewReader(src)
+	dtb, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := basetree.Read(dtb, "reg.dts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		want [][2]uint64
+		ok   bool
+	}{
+		{"/", [][2]uint64{{1, 2}}, true},
+		{"/memory@80000000", [][2]uint64{{0x8000_0000, 0x8000_0000}, {0x8_8000_0000, 0x1_0000_0000}}, true},
+		{"/bus/dev@1000", [][2]uint64{{0x1000, 0x100}}, true},
+		{"/wide/dev@0", nil, false},
+	} {
+		got, ok := tree.Node(tc.path).Reg()
+		if ok != tc.ok || !cmp.Equal(got, tc.want) {
+			t.Errorf("%s: Reg() = %v, %v, want %v, %v", tc.path, got, ok, tc.want, tc.ok)
+		}
 	}
 }

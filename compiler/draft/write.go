@@ -233,29 +233,19 @@ func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
 }
 
 func (g *gen) memory(w *w) {
-	root := g.t.Node("/")
-	ac, sc := root.AddressCells(), root.SizeCells()
 	var regions []string
 	var from []string
-	for _, c := range root.Children {
+	for _, c := range g.t.Node("/").Children {
 		if dt, _ := c.String("device_type"); dt != "memory" {
 			continue
 		}
-		cells, _ := c.Cells("reg")
-		width := ac + sc
-		if width == 0 || ac > 2 || sc > 2 {
+		regs, ok := c.Reg()
+		if !ok {
 			continue
 		}
-		for i := 0; i+width <= len(cells); i += width {
-			var base, size uint64
-			for _, x := range cells[i : i+ac] {
-				base = base<<32 | uint64(x)
-			}
-			for _, x := range cells[i+ac : i+width] {
-				size = size<<32 | uint64(x)
-			}
-			if size > 0 {
-				regions = append(regions, fmt.Sprintf("{base: %s, size: %s}", hex(base), hex(size)))
+		for _, r := range regs {
+			if r[1] > 0 {
+				regions = append(regions, fmt.Sprintf("{base: %s, size: %s}", hex(r[0]), hex(r[1])))
 			}
 		}
 		from = append(from, c.Path)
