@@ -53,9 +53,9 @@ var FlowTableRounding = &Check{
 			if s.Key != "net.core.rps_sock_flow_entries" {
 				continue
 			}
-			// Above 1<<29 the kernel rejects the size (BC0411), it
-			// rounds nothing.
-			if v, err := strconv.ParseUint(s.Value, 10, 64); err == nil && v > 0 && v <= 1<<29 && !pow2(v) {
+			// Above the bound (1<<29) the kernel rejects the size
+			// (BC0411), it rounds nothing.
+			if v, err := strconv.ParseUint(s.Value, 10, 64); err == nil && v > 0 && v <= uint64(sysctlBounds[s.Key].Max) && !pow2(v) {
 				p.Report(s.Ref, s.Pos,
 					fmt.Sprintf("%s = %d is not a power of two; the kernel uses %d", s.Key, v, ir.FlowTableSize(v)),
 					Note(ir.Pos{}, "net/core/sysctl_net_core.c: rps_sock_flow_sysctl() rounds up"))

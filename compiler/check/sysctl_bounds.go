@@ -7,13 +7,12 @@ import (
 )
 
 // sysctlBound is the range of values the kernel accepts for one sysctl,
-// as its handler enforces it; Source cites the handler.
+// as its handler enforces it; Source cites the handler. Every handler
+// listed parses into a C int, so a value outside -2^31..2^31-1 is
+// rejected before any bound of its own.
 type sysctlBound struct {
 	Min, Max int64
-	// Int is set when the handler parses into a C int, so that a value
-	// outside -2^31..2^31-1 is rejected before any bound of its own.
-	Int    bool
-	Source string
+	Source   string
 }
 
 const (
@@ -41,18 +40,18 @@ const (
 // handler that enforces it. A sysctl not listed here is checked only
 // against the widest integer any sysctl parses (srcULong).
 var sysctlBounds = map[string]sysctlBound{
-	"net.core.netdev_budget":       {Min: intMin, Max: intMax, Int: true, Source: srcDointvec},
-	"net.core.netdev_max_backlog":  {Min: intMin, Max: intMax, Int: true, Source: srcDointvec},
-	"net.core.netdev_budget_usecs": {Min: 0, Max: intMax, Int: true, Source: srcMinZero},
-	"net.core.dev_weight":          {Min: 1, Max: intMax, Int: true, Source: srcDevWeight},
-	"net.core.dev_weight_rx_bias":  {Min: 1, Max: intMax, Int: true, Source: srcDevWeight},
-	"net.core.dev_weight_tx_bias":  {Min: 1, Max: intMax, Int: true, Source: srcDevWeight},
+	"net.core.netdev_budget":       {Min: intMin, Max: intMax, Source: srcDointvec},
+	"net.core.netdev_max_backlog":  {Min: intMin, Max: intMax, Source: srcDointvec},
+	"net.core.netdev_budget_usecs": {Min: 0, Max: intMax, Source: srcMinZero},
+	"net.core.dev_weight":          {Min: 1, Max: intMax, Source: srcDevWeight},
+	"net.core.dev_weight_rx_bias":  {Min: 1, Max: intMax, Source: srcDevWeight},
+	"net.core.dev_weight_tx_bias":  {Min: 1, Max: intMax, Source: srcDevWeight},
 	// Rounded up to a power of two when accepted: BC0407 notes that.
-	"net.core.rps_sock_flow_entries": {Min: 0, Max: 1 << 29, Int: true, Source: srcSockFlow},
-	"net.core.busy_poll":             {Min: 0, Max: intMax, Int: true, Source: srcMinZero},
-	"net.core.busy_read":             {Min: 0, Max: intMax, Int: true, Source: srcMinZero},
-	"net.core.somaxconn":             {Min: 0, Max: intMax, Int: true, Source: srcMinZero},
-	"net.core.gro_normal_batch":      {Min: 1, Max: intMax, Int: true, Source: srcMinOne},
+	"net.core.rps_sock_flow_entries": {Min: 0, Max: 1 << 29, Source: srcSockFlow},
+	"net.core.busy_poll":             {Min: 0, Max: intMax, Source: srcMinZero},
+	"net.core.busy_read":             {Min: 0, Max: intMax, Source: srcMinZero},
+	"net.core.somaxconn":             {Min: 0, Max: intMax, Source: srcMinZero},
+	"net.core.gro_normal_batch":      {Min: 1, Max: intMax, Source: srcMinOne},
 }
 
 // maxULong is the largest unsigned long, on a 64-bit kernel: no sysctl

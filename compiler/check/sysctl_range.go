@@ -59,7 +59,7 @@ func checkKnownSysctl(p *Pass, s ir.Sysctl, b sysctlBound) {
 		p.Report(s.Ref, s.Pos,
 			fmt.Sprintf("%s = %q is not an integer; the kernel rejects it (EINVAL)", s.Key, s.Value),
 			Note(ir.Pos{}, "%s", srcInteger))
-	case b.Int && (v.Cmp(big.NewInt(intMin)) < 0 || v.Cmp(big.NewInt(intMax)) > 0):
+	case v.Cmp(big.NewInt(intMin)) < 0 || v.Cmp(big.NewInt(intMax)) > 0:
 		p.Report(s.Ref, s.Pos,
 			fmt.Sprintf("%s = %s does not fit an int; the kernel rejects it (EINVAL)", s.Key, s.Value),
 			Note(ir.Pos{}, "%s", srcIntOverflow))
