@@ -73,7 +73,7 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 		t, err := opts.BaseTree(b)
 		if err != nil {
 			ds = append(ds, diag.Diagnostic{
-				Pos: baseTreePos(b), Severity: diag.Error, Code: check.BaseTree.Code, Ref: "dts",
+				Pos: b.DTSPos.Or(b.Pos), Severity: diag.Error, Code: check.BaseTree.Code, Ref: ir.RefDTS,
 				Message: "the base tree could not be read: " + err.Error(),
 			})
 		}
@@ -114,13 +114,4 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	r.Files = append(r.Files, manifest(b, es, all))
 	outputs.SortFiles(r.Files)
 	return r
-}
-
-// baseTreePos is where a base tree that cannot be read is reported: the
-// board's dts, or its name.
-func baseTreePos(b *ir.Board) ir.Pos {
-	if b.DTSPos.IsValid() {
-		return b.DTSPos
-	}
-	return b.Pos
 }

@@ -18,7 +18,7 @@ var BaseCells = &Check{
 		t := p.Base
 		s := &p.Board.SoC
 		if r := t.Node("/"); r.AddressCells() != s.RootAddressCells || r.SizeCells() != s.RootSizeCells {
-			p.Report(ir.RefRoot, orPos(s.RootPos, s.Pos),
+			p.Report(ir.RefRoot, s.RootPos.Or(s.Pos),
 				fmt.Sprintf("the root's cell counts are <%d %d>, the base tree's <%d %d> (#address-cells, #size-cells)",
 					s.RootAddressCells, s.RootSizeCells, r.AddressCells(), r.SizeCells()),
 				inTree(t, "/"))
@@ -29,7 +29,7 @@ var BaseCells = &Check{
 				continue
 			}
 			if n.AddressCells() != b.AddressCells || n.SizeCells() != b.SizeCells {
-				p.Report(b.Ref, orPos(b.CellsPos, b.Pos),
+				p.Report(b.Ref, b.CellsPos.Or(b.Pos),
 					fmt.Sprintf("bus %s: cell counts <%d %d> differ from the base tree's <%d %d> (#address-cells, #size-cells)",
 						b.Key, b.AddressCells, b.SizeCells, n.AddressCells(), n.SizeCells()),
 					inTree(t, n.Path))

@@ -53,10 +53,9 @@ var BaseCPUs = &Check{
 			mine = append(mine, cs)
 		}
 		// The same partition in another order is the same topology.
-		byFirst := func(a, b []int) int { return slices.Compare(a, b) }
 		theirs := slices.Clone(topo.Clusters)
-		slices.SortFunc(mine, byFirst)
-		slices.SortFunc(theirs, byFirst)
+		slices.SortFunc(mine, slices.Compare)
+		slices.SortFunc(theirs, slices.Compare)
 		if !slices.EqualFunc(mine, theirs, slices.Equal) {
 			p.Report(ir.RefCPUs, pos,
 				fmt.Sprintf("the clusters %v differ from the base tree's %v (from its %s)", mine, theirs, topo.From),

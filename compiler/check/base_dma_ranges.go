@@ -34,11 +34,11 @@ var BaseDMARanges = &Check{
 			}
 			switch {
 			case b.HasDMARanges && has && !slices.Equal(mine, up):
-				p.Report(b.Ref, orPos(b.DMARangesPos, b.Pos),
+				p.Report(b.Ref, b.DMARangesPos.Or(b.Pos),
 					fmt.Sprintf("bus %s: dmaRanges %s differ from the base tree's dma-ranges %s; the built tree has the description's",
 						b.Key, rangesText(mine), rangesText(up)), inTree(t, n.Path))
 			case b.HasDMARanges && !has:
-				p.Report(b.Ref, orPos(b.DMARangesPos, b.Pos),
+				p.Report(b.Ref, b.DMARangesPos.Or(b.Pos),
 					fmt.Sprintf("bus %s: the base tree's node has no dma-ranges; the built tree has the description's %s", b.Key, rangesText(mine)),
 					inTree(t, n.Path))
 			case !b.HasDMARanges && has:

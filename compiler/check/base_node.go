@@ -39,17 +39,17 @@ var BaseNode = &Check{
 					if t.Node(n.Path) != nil {
 						notes = append(notes, diag.Note{Message: fmt.Sprintf("node %s of the base tree %s has labels %v", n.Path, t.Source, t.LabelsOf(n.Path))})
 					}
-					p.Report(on, orPos(n.LabelPos, n.Pos), msg, notes...)
+					p.Report(on, n.LabelPos.Or(n.Pos), msg, notes...)
 					return
 				case lp != n.Path:
-					p.Report(on, orPos(n.PathPos, n.Pos),
+					p.Report(on, n.PathPos.Or(n.Pos),
 						fmt.Sprintf("%s: label %s is node %s in the base tree, not %s", what, n.Label, lp, n.Path),
 						inTree(t, lp))
 					return
 				}
 			}
 			if t.Node(n.Path) == nil {
-				p.Report(on, orPos(n.PathPos, n.Pos),
+				p.Report(on, n.PathPos.Or(n.Pos),
 					fmt.Sprintf("%s: node %s is not in the base tree %s", what, n.Path, t.Source))
 			}
 		}
@@ -64,17 +64,9 @@ var BaseNode = &Check{
 					if c := diag.Closest(m.IOMMU, t.Labels()); c != "" {
 						msg += fmt.Sprintf("; did you mean %s?", c)
 					}
-					p.Report(m.Ref, orPos(m.IOMMUPos, m.Pos), msg)
+					p.Report(m.Ref, m.IOMMUPos.Or(m.Pos), msg)
 				}
 			}
 		}
 	},
-}
-
-// orPos returns p, or fallback when p is unknown.
-func orPos(p, fallback ir.Pos) ir.Pos {
-	if p.IsValid() {
-		return p
-	}
-	return fallback
 }

@@ -57,11 +57,7 @@ var DPCONBudget = &Check{
 			notes = append(notes, Note(devs[0].Pos, "queue counts from the rxQueues of the fsl-mc master's network devices"))
 		}
 		notes = append(notes, Note(ir.Pos{}, "once the DPCONs run out, dpaa2_eth_setup_dpcon() defers the next interface's probe (-EPROBE_DEFER on the pool's -ENXIO)"))
-		pos := d.DPCONPos
-		if !pos.IsValid() {
-			pos = d.Pos
-		}
-		p.Report(ir.RefDPAA2, pos,
+		p.Report(ir.RefDPAA2, d.DPCONPos.Or(d.Pos),
 			fmt.Sprintf("dpcon is %d, but %s need %d DPCONs: one per channel per interface", d.DPCON, how, need),
 			notes...)
 	},

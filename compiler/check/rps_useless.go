@@ -38,7 +38,6 @@ var RPSUseless = &Check{
 				}
 			}
 			irqCPUs = ir.SortedCPUs(irqCPUs)
-			irqCPUs = slices.Compact(irqCPUs)
 			if len(irqCPUs) == 1 && slices.Equal(ir.SortedCPUs(np.RPS[0]), irqCPUs) {
 				p.Report(np.Ref, np.Pos,
 					fmt.Sprintf("RPS of %s rx-0 steers to %s only, where its IRQ is pinned: the packets are processed there anyway, and go through the backlog for nothing", np.IfName, ir.CPUText(irqCPUs)),

@@ -27,6 +27,14 @@ type Pos struct {
 // IsValid reports whether p names a file.
 func (p Pos) IsValid() bool { return p.File != "" }
 
+// Or returns p, or fallback when p names no file.
+func (p Pos) Or(fallback Pos) Pos {
+	if p.IsValid() {
+		return p
+	}
+	return fallback
+}
+
 // String formats p as file:line:col.
 func (p Pos) String() string {
 	switch {

@@ -19,6 +19,7 @@ const (
 	RefBoard        Ref = "name"
 	RefCompatible   Ref = "compatible"
 	RefModel        Ref = "model"
+	RefDTS          Ref = "dts"
 	RefSoC          Ref = "soc"
 	RefRoot         Ref = "soc.root"
 	RefCPUs         Ref = "soc.cpus"

@@ -146,13 +146,10 @@ func (p *positions) filePos(e errors.Error, msg string) (ir.Pos, string) {
 	case errors.As(e, &mp) && len(mp.Files) > 1:
 		return p.convert(filepath.Join(p.dir, mp.Files[1]), 1, 1), msg
 	case strings.Contains(msg, "module.cue"):
-		for dir := p.dir; ; dir = filepath.Dir(dir) {
-			f := filepath.Join(dir, "cue.mod", "module.cue")
+		if r := moduleRoot(p.dir); r != "" {
+			f := filepath.Join(r, "cue.mod", "module.cue")
 			if _, err := os.Stat(f); err == nil {
 				return p.convert(f, 1, 1), msg
-			}
-			if filepath.Dir(dir) == dir {
-				break
 			}
 		}
 	}
