@@ -56,7 +56,7 @@ var DMAAboveBus = &Check{
 				driverAboveBus(p, m)
 				continue
 			}
-			for _, b := range append([]*ir.Bus{m.Bus}, m.Bus.Ancestors()...) {
+			for _, b := range m.BusPath() {
 				if b.AddressBits == 0 || m.WidestBits() <= b.AddressBits {
 					continue
 				}

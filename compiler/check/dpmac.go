@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"slices"
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -25,7 +24,7 @@ var DPMACLink = &Check{
 		}
 		// Interfaces of other masters cannot be DPNIs.
 		for _, m := range soc.Masters {
-			if slices.Contains(m.Compatible, ir.MCCompatible) {
+			if m.IsMC() {
 				continue
 			}
 			for _, d := range m.NetDevs {

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"slices"
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -25,7 +24,7 @@ var DPNIID = &Check{
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
 		for _, m := range soc.Masters {
-			mc := slices.Contains(m.Compatible, ir.MCCompatible)
+			mc := m.IsMC()
 			for _, d := range m.NetDevs {
 				stated := d.HasDPNI && d.DPNIPos.IsValid()
 				switch {

@@ -46,6 +46,12 @@ func (b *Bus) Ancestors() []*Bus {
 	return out
 }
 
+// BusPath returns the master's bus and the buses above it, nearest first:
+// its DT parents in the order of_dma_get_range() walks them.
+func (m *Master) BusPath() []*Bus {
+	return append([]*Bus{m.Bus}, m.Bus.Ancestors()...)
+}
+
 // Coherency scope values of BusCoherency.Masters.
 const (
 	ScopeAll      = "all"
@@ -300,7 +306,7 @@ type MemRegion struct {
 // ends it. The described buses are taken to be the master's DT parents
 // in order, and the master's own node to carry no dma-ranges.
 func (m *Master) BusDMALimit() (uint64, *Bus) {
-	return dmaLimit(append([]*Bus{m.Bus}, m.Bus.Ancestors()...), true)
+	return dmaLimit(m.BusPath(), true)
 }
 
 // EndpointDMALimit is BusDMALimit for the PCI devices behind the master,
@@ -309,7 +315,7 @@ func (m *Master) BusDMALimit() (uint64, *Bus) {
 // node, so the walk starts there, on a node the description gives no
 // dma-ranges, and the master's bus is the second node of the walk.
 func (m *Master) EndpointDMALimit() (uint64, *Bus) {
-	return dmaLimit(append([]*Bus{m.Bus}, m.Bus.Ancestors()...), false)
+	return dmaLimit(m.BusPath(), false)
 }
 
 // dmaLimit walks chain as of_dma_get_range() does; firstMayLack says
@@ -338,7 +344,7 @@ func dmaLimit(chain []*Bus, firstMayLack bool) (uint64, *Bus) {
 // and the bus that declares it, or 0 and nil when none declares one.
 func (m *Master) AddressLimit() (int, *Bus) {
 	bits, at := 0, (*Bus)(nil)
-	for _, b := range append([]*Bus{m.Bus}, m.Bus.Ancestors()...) {
+	for _, b := range m.BusPath() {
 		if b.AddressBits != 0 && (bits == 0 || b.AddressBits < bits) {
 			bits, at = b.AddressBits, b
 		}

@@ -10,12 +10,16 @@ import (
 // interfaces.
 const MCCompatible = "fsl,qoriq-mc"
 
+// IsMC reports whether the master is an fsl-mc bus: its compatible list
+// has MCCompatible.
+func (m *Master) IsMC() bool { return slices.Contains(m.Compatible, MCCompatible) }
+
 // DPNIDevs returns the network devices of the SoC's fsl-mc masters in
 // name order: the i-th is DPNI i's interface.
 func (s *SoC) DPNIDevs() []NetDev {
 	var devs []NetDev
 	for _, m := range s.Masters {
-		if slices.Contains(m.Compatible, MCCompatible) {
+		if m.IsMC() {
 			devs = append(devs, m.NetDevs...)
 		}
 	}
@@ -48,7 +52,7 @@ func (s *SoC) DeriveDPNIs() {
 		index[d.Name] = i
 	}
 	for _, m := range s.Masters {
-		if !slices.Contains(m.Compatible, MCCompatible) {
+		if !m.IsMC() {
 			continue
 		}
 		for i := range m.NetDevs {
