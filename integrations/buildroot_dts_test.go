@@ -101,9 +101,7 @@ func TestBuildrootDTSCompiles(t *testing.T) {
 	shared := testtool.RequireShared(t, root)
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	if h, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings"); len(h) == 0 {
-		testtool.Missing(t, "no dt-bindings headers in /usr/src/linux-headers-*-common", "linux-headers-amd64")
-	}
+	testtool.DTBindings(t)
 	up := filepath.Join(shared, "upstream-dts")
 	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-dts")
 	for _, dir := range inTreeBoards(t) {
@@ -116,7 +114,7 @@ func TestBuildrootDTSCompiles(t *testing.T) {
 			src := filepath.Join(up, board.DTS)
 			rel := strings.TrimPrefix(board.DTS, "arch/")
 			kdir := filepath.Join(t.TempDir(), filepath.Dir(rel))
-			copyFiles(t, filepath.Dir(src), kdir)
+			testtool.CopyFiles(t, filepath.Dir(src), kdir)
 			hooked := filepath.Join(kdir, filepath.Base(src))
 			run(t, ".", nil, script, out, hooked)
 
@@ -151,29 +149,6 @@ func TestBuildrootDTSCompiles(t *testing.T) {
 func compileDTB(t *testing.T, up, dts string) []byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.dtb")
-	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
-	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"))
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
-	}
+	testtool.CompileDTS(t, up, dts, out, "")
 	return []byte(readFile(t, out))
-}
-
-// copyFiles copies the regular files of src into dst.
-func copyFiles(t *testing.T, src, dst string) {
-	t.Helper()
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if e.Type().IsRegular() {
-			if err := os.WriteFile(filepath.Join(dst, e.Name()), []byte(readFile(t, filepath.Join(src, e.Name()))), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 }
