@@ -25,6 +25,25 @@ var espressobinDTS = []string{
 	"marvell/armada-3720-espressobin-ultra",
 }
 
+// espressobinKernel makes a kernel tree whose arm64 device trees are
+// espressobinDTS, each holding text. It returns the tree and its
+// arch/arm64/boot/dts.
+func espressobinKernel(t *testing.T, text string) (kernel, dts string) {
+	t.Helper()
+	kernel = t.TempDir()
+	dts = filepath.Join(kernel, "arch", "arm64", "boot", "dts")
+	for _, d := range espressobinDTS {
+		p := filepath.Join(dts, d+".dts")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return kernel, dts
+}
+
 // TestBuildrootDTSInclude runs the kernel extension's script on a kernel
 // tree with every ESPRESSObin device tree: each must end by including
 // the board's fragment, once however often the hook runs, and the
@@ -32,17 +51,7 @@ var espressobinDTS = []string{
 func TestBuildrootDTSInclude(t *testing.T) {
 	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-dts")
 	out, name := boardOutput(t, "espressobin")
-	kernel := t.TempDir()
-	dts := filepath.Join(kernel, "arch", "arm64", "boot", "dts")
-	for _, d := range espressobinDTS {
-		p := filepath.Join(dts, d+".dts")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("/dts-v1/;\n#include \"armada-3720-espressobin.dtsi\"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, dts := espressobinKernel(t, "/dts-v1/;\n#include \"armada-3720-espressobin.dtsi\"\n")
 	for range 2 {
 		for _, d := range espressobinDTS {
 			run(t, ".", nil, script, out, filepath.Join(dts, d+".dts"))
