@@ -3,7 +3,6 @@ package boards_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -27,15 +26,10 @@ import (
 // which must also be those of the reference: the upstream tree with the
 // patches in patched-mvebu-dt64 applied (the 2026 EIP97 patch).
 func TestUpstream(t *testing.T) {
-	// Skips without the shared trees, and fails under
-	// BOARDC_REQUIRE_TOOLS=1.
-	testtool.UpstreamTree(t, "..")
-	shared := testtool.SharedDir("..")
+	shared := testtool.RequireShared(t, "..")
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	if h, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings"); len(h) == 0 {
-		testtool.Missing(t, "no dt-bindings headers in /usr/src/linux-headers-*-common", "linux-headers-amd64")
-	}
+	testtool.DTBindings(t)
 	up := filepath.Join(shared, "upstream-dts")
 	for _, dir := range boardDirs(t) {
 		t.Run(dir, func(t *testing.T) {
@@ -52,14 +46,16 @@ func TestUpstream(t *testing.T) {
 			}
 			tmp := t.TempDir()
 
-			// The reference: the upstream directory with its patches applied.
+			// The reference: the upstream directory with its patches
+			// applied (patched-mvebu-dt64 holds the directories it patches).
 			ref := filepath.Join(tmp, "ref")
-			copyDir(t, filepath.Dir(dts), ref)
-			copyDir(t, filepath.Join(up, "patched-mvebu-dt64", filepath.Dir(r.Board.DTS)), ref)
+			testtool.CopyFiles(t, filepath.Dir(dts), ref)
+			if patched := filepath.Join(up, "patched-mvebu-dt64", filepath.Dir(r.Board.DTS)); isDir(patched) {
+				testtool.CopyFiles(t, patched, ref)
+			}
 			refTree, _ := compileDTS(t, up, filepath.Join(ref, filepath.Base(dts)))
 
-			baseTree, baseLog := compileDTS(t, up, dts)
-			_ = baseTree
+			_, baseLog := compileDTS(t, up, dts)
 
 			frag := filepath.Join(tmp, "fragment.dtsi")
 			if err := os.WriteFile(frag, output(t, r, r.Board.Name+".dtsi"), 0o644); err != nil {
@@ -86,7 +82,7 @@ func TestUpstream(t *testing.T) {
 			// The overlay, applied by fdtoverlay onto the upstream dtb built
 			// with symbols, gives the same result.
 			upDTB := filepath.Join(tmp, "upstream.dtb")
-			compileDTSTo(t, up, dts, upDTB, "-@")
+			testtool.CompileDTS(t, up, dts, upDTB, "-@")
 			dtso := filepath.Join(tmp, "overlay.dtso")
 			data := overlay(t, r)
 			if data == nil {
@@ -121,7 +117,7 @@ func TestUpstream(t *testing.T) {
 func TestBaseTree(t *testing.T) {
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	root, inc := testtool.UpstreamTree(t, "..")
+	root, inc, _ := testtool.UpstreamTree(t, "..")
 	c, err := compiler.New()
 	if err != nil {
 		t.Fatal(err)
@@ -151,23 +147,12 @@ func TestBaseTree(t *testing.T) {
 func compileDTS(t *testing.T, up, dts string) (fdt.Tree, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.dtb")
-	compileDTSTo(t, up, dts, out, "")
+	testtool.CompileDTS(t, up, dts, out, "")
 	tree, err := fdt.Parse(readFile(t, out))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tree, string(readFile(t, strings.TrimSuffix(out, ".dtb")+".dtc.log"))
-}
-
-// compileDTSTo builds a .dts into out with the shared compile.sh, passing
-// dtcFlags to dtc.
-func compileDTSTo(t *testing.T, up, dts, out, dtcFlags string) {
-	t.Helper()
-	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
-	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"), "DTC_FLAGS="+dtcFlags)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
-	}
 }
 
 var warnLine = regexp.MustCompile(`Warning \(([a-z_]+)\): (.*)$`)
@@ -185,25 +170,8 @@ func warnings(log string) []string {
 	return out
 }
 
-// copyDir copies the regular files of src into dst; a missing src copies
-// nothing.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	ents, err := os.ReadDir(src)
-	if os.IsNotExist(err) {
-		return
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), readFile(t, filepath.Join(src, e.Name())), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+// isDir reports whether p is a directory.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

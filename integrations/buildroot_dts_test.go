@@ -25,6 +25,25 @@ var espressobinDTS = []string{
 	"marvell/armada-3720-espressobin-ultra",
 }
 
+// espressobinKernel makes a kernel tree whose arm64 device trees are
+// espressobinDTS, each holding text. It returns the tree and its
+// arch/arm64/boot/dts.
+func espressobinKernel(t *testing.T, text string) (kernel, dts string) {
+	t.Helper()
+	kernel = t.TempDir()
+	dts = filepath.Join(kernel, "arch", "arm64", "boot", "dts")
+	for _, d := range espressobinDTS {
+		p := filepath.Join(dts, d+".dts")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return kernel, dts
+}
+
 // TestBuildrootDTSInclude runs the kernel extension's script on a kernel
 // tree with every ESPRESSObin device tree: each must end by including
 // the board's fragment, once however often the hook runs, and the
@@ -32,17 +51,7 @@ var espressobinDTS = []string{
 func TestBuildrootDTSInclude(t *testing.T) {
 	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-dts")
 	out, name := boardOutput(t, "espressobin")
-	kernel := t.TempDir()
-	dts := filepath.Join(kernel, "arch", "arm64", "boot", "dts")
-	for _, d := range espressobinDTS {
-		p := filepath.Join(dts, d+".dts")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("/dts-v1/;\n#include \"armada-3720-espressobin.dtsi\"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, dts := espressobinKernel(t, "/dts-v1/;\n#include \"armada-3720-espressobin.dtsi\"\n")
 	for range 2 {
 		for _, d := range espressobinDTS {
 			run(t, ".", nil, script, out, filepath.Join(dts, d+".dts"))
@@ -101,9 +110,7 @@ func TestBuildrootDTSCompiles(t *testing.T) {
 	shared := testtool.RequireShared(t, root)
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	if h, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings"); len(h) == 0 {
-		testtool.Missing(t, "no dt-bindings headers in /usr/src/linux-headers-*-common", "linux-headers-amd64")
-	}
+	testtool.DTBindings(t)
 	up := filepath.Join(shared, "upstream-dts")
 	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-dts")
 	for _, dir := range inTreeBoards(t) {
@@ -116,7 +123,7 @@ func TestBuildrootDTSCompiles(t *testing.T) {
 			src := filepath.Join(up, board.DTS)
 			rel := strings.TrimPrefix(board.DTS, "arch/")
 			kdir := filepath.Join(t.TempDir(), filepath.Dir(rel))
-			copyFiles(t, filepath.Dir(src), kdir)
+			testtool.CopyFiles(t, filepath.Dir(src), kdir)
 			hooked := filepath.Join(kdir, filepath.Base(src))
 			run(t, ".", nil, script, out, hooked)
 
@@ -151,29 +158,6 @@ func TestBuildrootDTSCompiles(t *testing.T) {
 func compileDTB(t *testing.T, up, dts string) []byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.dtb")
-	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
-	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"))
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
-	}
+	testtool.CompileDTS(t, up, dts, out, "")
 	return []byte(readFile(t, out))
-}
-
-// copyFiles copies the regular files of src into dst.
-func copyFiles(t *testing.T, src, dst string) {
-	t.Helper()
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if e.Type().IsRegular() {
-			if err := os.WriteFile(filepath.Join(dst, e.Name()), []byte(readFile(t, filepath.Join(src, e.Name()))), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 }

@@ -307,17 +307,13 @@ func TestBuildrootDownloadVendors(t *testing.T) {
 	rev := strings.TrimSpace(string(revb))
 	dl := t.TempDir()
 	name := "boardc-" + rev + "-git4-go2.tar.gz"
-	proxy := "https://proxy.golang.org"
-	if local, err := exec.Command(gobin, "env", "GOMODCACHE").Output(); err == nil && len(strings.TrimSpace(string(local))) > 0 {
-		proxy = "file://" + filepath.Join(strings.TrimSpace(string(local)), "cache", "download") + "," + proxy
-	}
-	env := []string{"GO111MODULE=on", "GOFLAGS=-mod=vendor", "GOTOOLCHAIN=local", "GOPROXY=" + proxy,
+	env := []string{"GO111MODULE=on", "GOFLAGS=-mod=vendor", "GOTOOLCHAIN=local", "GOPROXY=" + localProxy(gobin),
 		"GOMODCACHE=" + filepath.Join(dl, "gomod"), "TAR=tar", "GIT=git", "BR_NO_CHECK_HASH_FOR=" + name}
 	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
 	run(t, br, env, filepath.Join(br, "support", "download", "dl-wrapper"),
 		"-c", rev, "-d", filepath.Join(dl, "boardc"), "-D", dl, "-f", name, "-H", hash,
 		"-n", "boardc-"+rev, "-N", "boardc", "-o", filepath.Join(dl, "boardc", name),
-		"-u", "git+"+filepath.Join(top, "integrations", "buildroot", "..", ".."), "-p", "go", "--")
+		"-u", "git+"+top, "-p", "go", "--")
 
 	src := filepath.Join(dl, "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {

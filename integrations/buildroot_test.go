@@ -1,6 +1,7 @@
 package integrations
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -43,17 +44,15 @@ func installed(t *testing.T, dir string) []string {
 // the install script must not: with Go, independently.
 func manifestFiles(t *testing.T, out, name string) map[string]bool {
 	t.Helper()
-	files := map[string]bool{}
-	err := filepath.WalkDir(filepath.Join(out, name), func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(filepath.Join(out, name), p)
-		files[filepath.ToSlash(rel)] = true
-		return nil
-	})
-	if err != nil {
+	var m struct {
+		Files []struct{ Path string }
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, name, "manifest.json"))), &m); err != nil {
 		t.Fatal(err)
+	}
+	files := map[string]bool{}
+	for _, f := range m.Files {
+		files[f.Path] = true
 	}
 	return files
 }

@@ -103,3 +103,15 @@ func run(t testing.TB, dir string, env []string, name string, args ...string) st
 	}
 	return string(out)
 }
+
+// localProxy returns a GOPROXY that serves modules from the local module
+// cache of the go command gobin where it can, and from the Go proxy
+// otherwise, so that a module download runs offline once the modules
+// were downloaded.
+func localProxy(gobin string) string {
+	proxy := "https://proxy.golang.org"
+	if local, err := exec.Command(gobin, "env", "GOMODCACHE").Output(); err == nil && len(strings.TrimSpace(string(local))) > 0 {
+		proxy = "file://" + filepath.Join(strings.TrimSpace(string(local)), "cache", "download") + "," + proxy
+	}
+	return proxy
+}

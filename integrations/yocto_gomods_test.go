@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"boardc.dev/boardc/internal/golden"
+	"boardc.dev/boardc/internal/testtool"
 )
 
 // The recipe's generated files, as go-mod-update-modules.bbclass names
@@ -76,18 +77,11 @@ type goListPackage struct {
 // module cache is filled from the local one where it can be (a file://
 // GOPROXY), so the test runs offline once the modules were downloaded.
 func TestYoctoGoMods(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not in PATH")
-	}
+	gobin := testtool.Look(t, "go", "golang-go")
 	cache := t.TempDir()
-	proxy := "https://proxy.golang.org"
-	if local, err := exec.Command(gobin, "env", "GOMODCACHE").Output(); err == nil && len(strings.TrimSpace(string(local))) > 0 {
-		proxy = "file://" + filepath.Join(strings.TrimSpace(string(local)), "cache", "download") + "," + proxy
-	}
 	cmd := exec.Command(gobin, "list", "-json=Dir,Module", "-deps", goModule(t)+"/cmd/boardc")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOFLAGS=-mod=readonly -modcacherw", "GOPROXY="+proxy,
+	cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOFLAGS=-mod=readonly -modcacherw", "GOPROXY="+localProxy(gobin),
 		"GOTOOLCHAIN=local", "GOWORK=off")
 	out, err := cmd.Output()
 	if err != nil {

@@ -154,24 +154,9 @@ func TestYoctoTuneInstall(t *testing.T) {
 // on a kernel tree with every ESPRESSObin device tree, twice.
 func TestYoctoKernelInclude(t *testing.T) {
 	out, name := boardOutput(t, "espressobin")
-	kernel := t.TempDir()
-	dts := filepath.Join(kernel, "arch", "arm64", "boot", "dts")
-	for _, d := range espressobinDTS {
-		p := filepath.Join(dts, d+".dts")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("/dts-v1/;\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	kernel, dts := espressobinKernel(t, "/dts-v1/;\n")
 	body := taskBody(t, filepath.Join(yocto, "classes", "boardc-kernel.bbclass"), "do_boardc:append() {")
-	r := strings.NewReplacer("${BOARDC_BOARD}", name, "${BOARDC_OUTDIR}", out, "${S}", kernel, "${ARCH}", "arm64",
-		"${BOARDC_KERNEL_DTS}", strings.Join(espressobinDTS, " "))
-	script := "set -e\nbbfatal() { echo \"$*\" >&2; exit 1; }\n" + r.Replace(body)
-	if strings.Contains(script, "${") {
-		t.Fatalf("unexpanded bitbake variable in:\n%s", script)
-	}
+	script := kernelScript(t, body, name, out, kernel, strings.Join(espressobinDTS, " "))
 	for range 2 {
 		run(t, ".", nil, "sh", "-c", script)
 	}
@@ -183,12 +168,25 @@ func TestYoctoKernelInclude(t *testing.T) {
 	if readFile(t, filepath.Join(dts, "marvell", "boardc-"+name+".dtsi")) != readFile(t, filepath.Join(out, name, name+".dtsi")) {
 		t.Error("the fragment in the kernel tree is not boardc's .dtsi")
 	}
-	bad := strings.NewReplacer("${BOARDC_BOARD}", name, "${BOARDC_OUTDIR}", out, "${S}", kernel, "${ARCH}", "arm64",
-		"${BOARDC_KERNEL_DTS}", "marvell/armada-3720-nothere").Replace(body)
-	cmd := exec.Command("sh", "-c", "set -e\nbbfatal() { echo \"$*\" >&2; exit 1; }\n"+bad)
+	cmd := exec.Command("sh", "-c", kernelScript(t, body, name, out, kernel, "marvell/armada-3720-nothere"))
 	msg, err := cmd.CombinedOutput()
 	want := "boardc: " + filepath.Join(dts, "marvell", "armada-3720-nothere.dts") + ": no such device tree in the kernel\n"
 	if err == nil || string(msg) != want {
 		t.Errorf("missing device tree: %v %q, want %q", err, msg, want)
 	}
+}
+
+// kernelScript makes a shell script of the body of boardc-kernel.bbclass's
+// do_boardc:append, with bitbake's variables set for the board name, its
+// output directory out, an arm64 kernel tree and BOARDC_KERNEL_DTS
+// kernelDTS, and a bbfatal that prints its message and exits 1.
+func kernelScript(t *testing.T, body, name, out, kernel, kernelDTS string) string {
+	t.Helper()
+	r := strings.NewReplacer("${BOARDC_BOARD}", name, "${BOARDC_OUTDIR}", out, "${S}", kernel, "${ARCH}", "arm64",
+		"${BOARDC_KERNEL_DTS}", kernelDTS)
+	script := "set -e\nbbfatal() { echo \"$*\" >&2; exit 1; }\n" + r.Replace(body)
+	if strings.Contains(script, "${") {
+		t.Fatalf("unexpanded bitbake variable in:\n%s", script)
+	}
+	return script
 }

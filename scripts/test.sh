@@ -34,7 +34,7 @@ shared=${BOARDC_SHARED:-../shared}
 if [ -d "$shared/upstream-dts" ]; then
 	export BOARDC_REQUIRE_SHARED=1
 else
-	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestRoundTrip and TestBuildrootDTSCompiles are skipped" >&2
+	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestTopology, TestPropSource, TestRoundTrip and TestBuildrootDTSCompiles are skipped" >&2
 fi
 if git rev-parse --git-dir >/dev/null 2>&1; then
 	unformatted=$(git ls-files -z '*.go' | xargs -0 gofmt -l)

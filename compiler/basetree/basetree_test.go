@@ -22,8 +22,8 @@ import (
 func TestGroundTruth(t *testing.T) {
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	root, inc := testtool.UpstreamTree(t, "../..")
-	boards, err := groundtruth.Read(filepath.Join(testtool.SharedDir("../.."), "upstream-dts", "GROUND-TRUTH.md"))
+	root, inc, shared := testtool.UpstreamTree(t, "../..")
+	boards, err := groundtruth.Read(filepath.Join(shared, "upstream-dts", "GROUND-TRUTH.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestGroundTruth(t *testing.T) {
 func TestTopology(t *testing.T) {
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	root, inc := testtool.UpstreamTree(t, "../..")
+	root, inc, _ := testtool.UpstreamTree(t, "../..")
 	for _, tc := range []struct {
 		dts  string
 		want basetree.Topology
@@ -114,7 +114,7 @@ func TestBuildErrors(t *testing.T) {
 func TestPropSource(t *testing.T) {
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	root, inc := testtool.UpstreamTree(t, "../..")
+	root, inc, _ := testtool.UpstreamTree(t, "../..")
 	for _, tc := range []struct{ dts, path, want string }{
 		{"arch/arm64/boot/dts/freescale/fsl-ls2088a-rdb.dts", "/soc/crypto@8000000", "arch/arm64/boot/dts/freescale/fsl-ls208xa.dtsi:480"},
 		{"arch/arm64/boot/dts/marvell/armada-8040-mcbin.dts", "/soc/bus@f0000000/xor@400000", "arch/arm64/boot/dts/marvell/armada-ap80x.dtsi:181"},

@@ -38,8 +38,8 @@ var dmaCoherentRE = regexp.MustCompile(`(?m)^\s*dma-coherent\s*;\s*$`)
 func TestRoundTrip(t *testing.T) {
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
-	root, inc := testtool.UpstreamTree(t, "../..")
-	boards, err := groundtruth.Read(filepath.Join(testtool.SharedDir("../.."), "upstream-dts", "GROUND-TRUTH.md"))
+	root, inc, shared := testtool.UpstreamTree(t, "../..")
+	boards, err := groundtruth.Read(filepath.Join(shared, "upstream-dts", "GROUND-TRUTH.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

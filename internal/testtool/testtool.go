@@ -1,7 +1,8 @@
 // Package testtool lets tests use the system tools that consume boardc's
-// outputs (dtc, shellcheck, kbuild, ip). A test that needs a missing tool
-// skips with the command that installs it, unless BOARDC_REQUIRE_TOOLS=1,
-// where a missing tool fails the test: CI must never pass by skipping.
+// outputs (dtc, shellcheck, kbuild, ip) and the shared reference device
+// trees. A test that needs a missing tool skips with the command that
+// installs it, unless BOARDC_REQUIRE_TOOLS=1, where a missing tool fails
+// the test: CI must never pass by skipping.
 package testtool
 
 import (
@@ -91,25 +92,36 @@ func RequireShared(t testing.TB, root string) string {
 	return shared
 }
 
-// UpstreamTree lays out the shared reference trees (../shared/upstream-dts)
-// as a kernel source tree in a temporary directory: arch/ is theirs, and
-// scripts/dtc/include-prefixes holds the links a kernel tree has (arm,
-// arm64, dt-bindings). It returns the tree's root and the include
-// directories the reference set needs besides (the dt-bindings headers of
-// Debian's linux-headers-*-common, which the shared set's compile.sh uses
-// too). A missing shared set or headers package skips the test, and
-// fails it under BOARDC_REQUIRE_TOOLS=1 (the headers) or
-// BOARDC_REQUIRE_SHARED=1 (the set).
-func UpstreamTree(t testing.TB, root string) (string, []string) {
+// DTBindings returns the include directory of the newest Debian
+// linux-headers-*-common package, the one with the dt-bindings headers
+// the shared reference set's trees include, skipping or failing the
+// test when there is none.
+func DTBindings(t testing.TB) string {
 	t.Helper()
-	shared := RequireShared(t, root)
-	hdrs, _ := filepath.Glob("/usr/src/linux-headers-*-common/include")
+	hdrs, _ := filepath.Glob("/usr/src/linux-headers-*-common/include/dt-bindings")
 	sort.Strings(hdrs)
 	if len(hdrs) == 0 {
 		Missing(t, "no dt-bindings headers in /usr/src/linux-headers-*-common", "linux-headers-amd64")
 	}
+	return filepath.Dir(hdrs[len(hdrs)-1])
+}
+
+// UpstreamTree lays out the shared reference trees (../shared/upstream-dts)
+// as a kernel source tree in a temporary directory: arch/ is theirs, and
+// scripts/dtc/include-prefixes holds the links a kernel tree has (arm,
+// arm64, dt-bindings). It returns the tree's root, the include
+// directories the reference set needs besides (the dt-bindings headers of
+// Debian's linux-headers-*-common, which the shared set's compile.sh uses
+// too: DTBindings), and the shared directory (RequireShared). A missing
+// shared set or headers package skips the test, and fails it under
+// BOARDC_REQUIRE_TOOLS=1 (the headers) or BOARDC_REQUIRE_SHARED=1 (the
+// set).
+func UpstreamTree(t testing.TB, root string) (dir string, include []string, shared string) {
+	t.Helper()
+	shared = RequireShared(t, root)
+	hdrs := DTBindings(t)
 	up := filepath.Join(shared, "upstream-dts")
-	dir := t.TempDir()
+	dir = t.TempDir()
 	pfx := filepath.Join(dir, "scripts", "dtc", "include-prefixes")
 	if err := os.MkdirAll(pfx, 0o755); err != nil {
 		t.Fatal(err)
@@ -125,5 +137,44 @@ func UpstreamTree(t testing.TB, root string) (string, []string) {
 			t.Fatal(err)
 		}
 	}
-	return dir, []string{hdrs[len(hdrs)-1]}
+	return dir, []string{hdrs}, shared
+}
+
+// CompileDTS builds the .dts dts into the DTB out the way kbuild does,
+// with compile.sh of the shared reference set's directory up
+// (<shared>/upstream-dts), which also writes dtc's log beside out
+// (out without .dtb, then .dtc.log). dtcFlags are dtc's extra flags.
+// A failed build fails the test.
+func CompileDTS(t testing.TB, up, dts, out, dtcFlags string) {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join(up, "compile.sh"), dts, out)
+	cmd.Env = append(os.Environ(), "EXTRA_INC="+filepath.Join(up, "include"), "DTC_FLAGS="+dtcFlags)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compile.sh %s: %v\n%s", dts, err, b)
+	}
+}
+
+// CopyFiles copies the regular files of the directory src into dst,
+// creating dst; subdirectories and links are not copied.
+func CopyFiles(t testing.TB, src, dst string) {
+	t.Helper()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
