@@ -41,17 +41,18 @@ func SourceName(b *ir.Board) string { return "boardc_" + b.CIdent() + ".c" }
 
 // Emit returns the board's header and source.
 func Emit(b *ir.Board) []outputs.File {
-	g := gen{b: b, p: "boardc_" + b.CIdent()}
+	g := gen{b: b, p: "boardc_" + b.CIdent(), caps: capsEntries(b)}
 	fs := []outputs.File{g.header(), g.source(), g.verify(), g.verifyKbuild()}
 	outputs.SortFiles(fs)
 	return fs
 }
 
-// gen holds what both files need: the board and the prefix of every
-// identifier ("boardc_<board>").
+// gen holds what both files need: the board, the prefix of every
+// identifier ("boardc_<board>") and the DMA capabilities.
 type gen struct {
-	b *ir.Board
-	p string
+	b    *ir.Board
+	p    string
+	caps []capsEntry
 }
 
 // named returns the origin of a line that declares or defines the C symbol
