@@ -90,6 +90,8 @@ type srcLine struct {
 	line int
 }
 
+// posKey returns the src:line p prints as: its Src, or its File when it
+// has no Src, and its line.
 func posKey(p ir.Pos) srcLine {
 	if p.Src == "" {
 		return srcLine{p.File, p.Line}
