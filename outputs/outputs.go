@@ -189,6 +189,18 @@ func SortFiles(fs []File) {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
 }
 
+// BoardText names the board in a file's header, as comment text: "Board
+// <name> (<model>), SoC <soc>", without the model when the board has none.
+// The text adds the board, its model and its SoC to the origin of its
+// lines.
+func BoardText(b *ir.Board) Text {
+	t := T(From(ir.RefBoard, b.Pos), "Board ", b.Name)
+	if b.Model != "" {
+		t = append(t, From(ir.RefModel), " (", b.Model, ")")
+	}
+	return append(t, From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name)
+}
+
 // GeneratedNotice is the sentence every generated file carries in its
 // header, without a version or a timestamp so that a new release does not
 // rewrite outputs that did not change.

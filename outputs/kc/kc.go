@@ -70,12 +70,7 @@ func masters(name string) outputs.Origin { return outputs.From(refMasters).Named
 // banner writes the comment block every generated file starts with, after
 // its SPDX line.
 func (g *gen) banner(w *outputs.Printer) {
-	b := g.b
-	desc := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
-	if b.Model != "" {
-		desc = append(desc, outputs.From(ir.RefModel), " (", b.Model, ")")
-	}
-	desc = append(desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ": DMA capabilities of the board's DMA masters.")
+	desc := outputs.T(outputs.BoardText(g.b), ": DMA capabilities of the board's DMA masters.")
 	w.Comment("", outputs.GeneratedNotice, desc,
 		"Build it into the kernel or a module beside the driver that uses it. Each entry names the "+
 			"description lines it comes from.")
