@@ -53,7 +53,7 @@ func short(p ir.Pos) string {
 	if !p.IsValid() {
 		return "-"
 	}
-	return src(p) + ":" + strconv.Itoa(p.Line)
+	return posKey(p).src + ":" + strconv.Itoa(p.Line)
 }
 
 // Origins returns where f's lines come from, from its annotations: the
@@ -83,7 +83,7 @@ func Origins(f File) ([]Lines, map[string]string) {
 		h := originHash(a.Refs, a.Pos)
 		var g *group
 		for _, c := range byHash[h] {
-			if slices.Equal(c.refs, a.Refs) && slices.EqualFunc(c.pos, a.Pos, sameLine) {
+			if slices.Equal(c.refs, a.Refs) && slices.EqualFunc(c.pos, a.Pos, func(x, y ir.Pos) bool { return posKey(x) == posKey(y) }) {
 				g = c
 				break
 			}
@@ -116,17 +116,6 @@ func Origins(f File) ([]Lines, map[string]string) {
 	return lines, at
 }
 
-// sameLine reports whether a and b print as the same src:line.
-func sameLine(a, b ir.Pos) bool { return src(a) == src(b) && a.Line == b.Line }
-
-// src returns the file of p as short prints it.
-func src(p ir.Pos) string {
-	if p.Src == "" {
-		return p.File
-	}
-	return p.Src
-}
-
 // originHash hashes refs and the src:line of pos (FNV-1a).
 func originHash(refs []ir.Ref, pos []ir.Pos) uint64 {
 	h := uint64(14695981039346656037)
@@ -143,8 +132,9 @@ func originHash(refs []ir.Ref, pos []ir.Pos) uint64 {
 	}
 	h ^= 0xfe
 	for _, p := range pos {
-		mix(src(p))
-		h ^= uint64(p.Line)
+		k := posKey(p)
+		mix(k.src)
+		h ^= uint64(k.line)
 		h *= 1099511628211
 	}
 	return h

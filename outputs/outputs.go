@@ -90,6 +90,8 @@ type srcLine struct {
 	line int
 }
 
+// posKey returns the src:line p prints as: its Src, or its File when it
+// has no Src, and its line.
 func posKey(p ir.Pos) srcLine {
 	if p.Src == "" {
 		return srcLine{p.File, p.Line}
@@ -185,6 +187,18 @@ type Emitter struct {
 // SortFiles orders files by path.
 func SortFiles(fs []File) {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
+}
+
+// BoardText names the board in a file's header, as comment text: "Board
+// <name> (<model>), SoC <soc>", without the model when the board has none.
+// The text adds the board, its model and its SoC to the origin of its
+// lines.
+func BoardText(b *ir.Board) Text {
+	t := T(From(ir.RefBoard, b.Pos), "Board ", b.Name)
+	if b.Model != "" {
+		t = append(t, From(ir.RefModel), " (", b.Model, ")")
+	}
+	return append(t, From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name)
 }
 
 // GeneratedNotice is the sentence every generated file carries in its

@@ -52,7 +52,6 @@ type Layout struct {
 	DPNIs  []DPNI
 	DPIOs  []ir.DPIO
 	DPCONs int
-	DPBPs  int
 	DPMACs []int // sorted
 	DPMCPs int
 	// Channels is the DPCON count the kernel takes: one per channel per
@@ -60,12 +59,20 @@ type Layout struct {
 	Channels int
 }
 
+// DPBPs returns the layout's buffer pool count: one per DPNI.
+func (l *Layout) DPBPs() int { return len(l.DPNIs) }
+
 // DPNI is one network interface object of the layout.
 type DPNI struct {
+	// ID is the DPNI's index in Layout.DPNIs.
 	ID     int
 	Queues int
 	// Dev is the interface, when the fsl-mc master names one.
 	Dev *ir.NetDev
+	// DPMAC is the DPMAC the DPNI connects to, 0 for none: that of its
+	// interface, when it is the first DPNI to name it (a second is check
+	// BC0307's error, and never reaches the layout).
+	DPMAC int
 }
 
 // spareDPMCPs is what mc-utils adds to the DPMCPs the objects need, for
@@ -79,7 +86,7 @@ func Plan(b *ir.Board) *Layout {
 	if d == nil {
 		return nil
 	}
-	l := &Layout{DPIOs: d.DPIOs, DPCONs: d.DPCON, DPBPs: d.DPNI}
+	l := &Layout{DPIOs: d.DPIOs, DPCONs: d.DPCON}
 	devs := soc.DPNIDevs()
 	macs := map[int]bool{}
 	for i := 0; i < d.DPNI; i++ {
@@ -88,6 +95,7 @@ func Plan(b *ir.Board) *Layout {
 			n.Dev = &devs[i]
 			if m := devs[i].DPMAC; m != 0 && !macs[m] {
 				macs[m] = true
+				n.DPMAC = m
 				l.DPMACs = append(l.DPMACs, m)
 			}
 		}
@@ -121,10 +129,6 @@ func Emit(b *ir.Board) []outputs.File {
 	w.P("\t\t\tparent = \"none\";")
 	w.P("\t\t\toptions = \"DPRC_CFG_OPT_SPAWN_ALLOWED\", \"DPRC_CFG_OPT_ALLOC_ALLOWED\", \"DPRC_CFG_OPT_IRQ_CFG_ALLOWED\";")
 	w.P("\t\t\tobjects {")
-	dpniIDs := make([]int, len(l.DPNIs))
-	for i := range l.DPNIs {
-		dpniIDs[i] = l.DPNIs[i].ID
-	}
 	dpioIDs := make([]int, len(l.DPIOs))
 	for i, io := range l.DPIOs {
 		dpioIDs[i] = io.ID
@@ -134,9 +138,9 @@ func Emit(b *ir.Board) []outputs.File {
 		ids []int
 		o   outputs.Origin
 	}{
-		{"dpni", dpniIDs, outputs.From(ir.RefDPAA2, d.DPNIPos)},
+		{"dpni", seq(0, len(l.DPNIs)), outputs.From(ir.RefDPAA2, d.DPNIPos)},
 		{"dpmac", l.DPMACs, outputs.From(ir.RefDPAA2)},
-		{"dpbp", seq(0, l.DPBPs), outputs.From(ir.RefDPAA2, d.DPNIPos)},
+		{"dpbp", seq(0, l.DPBPs()), outputs.From(ir.RefDPAA2, d.DPNIPos)},
 		{"dpio", dpioIDs, outputs.From(ir.RefDPAA2, d.Pos)},
 		{"dpcon", seq(0, l.DPCONs), outputs.From(ir.RefDPAA2, d.DPCONPos)},
 		{"dpmcp", seq(1, l.DPMCPs), outputs.From(ir.RefDPAA2)},
@@ -167,7 +171,7 @@ func Emit(b *ir.Board) []outputs.File {
 		w.P("\tconnections {")
 		n := 0
 		for _, p := range l.DPNIs {
-			if p.Dev == nil || p.Dev.DPMAC == 0 || !connects(l, p) {
+			if p.DPMAC == 0 {
 				continue
 			}
 			if n > 0 {
@@ -175,31 +179,17 @@ func Emit(b *ir.Board) []outputs.File {
 			}
 			n++
 			c := outputs.From(ir.RefDPAA2, p.Dev.DPMACPos)
-			o := c.Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.Dev.DPMAC))
+			o := c.Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.DPMAC))
 			w.Comment("\t\t", c, outputs.T(p.Dev.Name, ": ", p.Dev.DPMACPos))
 			w.P(o, "\t\tconnection@", n, " {")
 			w.P(o, "\t\t\tendpoint1 = \"dpni@", p.ID, "\";")
-			w.P(o, "\t\t\tendpoint2 = \"dpmac@", p.Dev.DPMAC, "\";")
+			w.P(o, "\t\t\tendpoint2 = \"dpmac@", p.DPMAC, "\";")
 			w.P("\t\t};")
 		}
 		w.P("\t};")
 	}
 	w.P("};")
 	return []outputs.File{w.File(Name(b))}
-}
-
-// connects reports whether p is the first DPNI naming its DPMAC (a second
-// is check BC0307's error, and never reaches the layout).
-func connects(l *Layout, p DPNI) bool {
-	for _, q := range l.DPNIs {
-		if q.ID == p.ID {
-			return true
-		}
-		if q.Dev != nil && q.Dev.DPMAC == p.Dev.DPMAC {
-			return false
-		}
-	}
-	return false
 }
 
 // objects writes the objects node's children.
@@ -235,7 +225,7 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	comment(w, "\t\t",
 		outputs.T("DPBPs: a buffer pool per DPNI, dpaa2_eth_setup_default_dpbp()"),
 		outputs.T("(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c)."))
-	for i := 0; i < l.DPBPs; i++ {
+	for i := 0; i < l.DPBPs(); i++ {
 		w.P(outputs.From(ir.RefDPAA2, d.DPNIPos).Named(fmt.Sprintf("dpbp@%d", i)), "\t\tdpbp@", i, " {")
 		w.P("\t\t\tcompatible = \"fsl,dpbp\";")
 		w.P("\t\t};")
@@ -282,18 +272,14 @@ func header(w *outputs.Printer, b *ir.Board, l *Layout) {
 	c := w.Block("")
 	c.Line(outputs.GeneratedNotice)
 	c.Line()
-	board := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
-	if b.Model != "" {
-		board = append(board, outputs.From(ir.RefModel), " (", b.Model, ")")
-	}
-	c.Line(board, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ":")
+	c.Line(outputs.BoardText(b), ":")
 	c.Line("the Management Complex data-path layout (DPL), in the format of NXP's")
 	c.Line("mc-utils layouts (config/<soc>/<board>/dpl-eth.<serdes>.dts, dpl-version 10).")
 	c.Line("Compile it as mc-utils does, dtc -I dts -O dtb, and give the dtb to the")
 	c.Line("MC firmware as its DPL. The comments name the description lines behind it.")
 	c.Line()
 	c.Line("Container dprc@1:")
-	c.Line(fmt.Sprintf("  %d DPNIs, %d DPMACs, %d DPBPs, %d DPIOs, %d DPMCPs,", len(l.DPNIs), len(l.DPMACs), l.DPBPs, len(l.DPIOs), l.DPMCPs))
+	c.Line(fmt.Sprintf("  %d DPNIs, %d DPMACs, %d DPBPs, %d DPIOs, %d DPMCPs,", len(l.DPNIs), len(l.DPMACs), l.DPBPs(), len(l.DPIOs), l.DPMCPs))
 	c.Line(fmt.Sprintf("  %d DPCONs; the DPNIs' channels take %d.", l.DPCONs, l.Channels))
 	c.End()
 }

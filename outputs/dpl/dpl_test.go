@@ -33,16 +33,16 @@ func ls2088a(t *testing.T) *ir.Board {
 // for each of their 64 channels, a DPBP per DPNI, DPMACs 1-8.
 func TestPlanLS2088A(t *testing.T) {
 	l := dpl.Plan(ls2088a(t))
-	if len(l.DPIOs) != 8 || len(l.DPNIs) != 8 || l.DPBPs != 8 {
-		t.Errorf("DPIOs %d, DPNIs %d, DPBPs %d, want 8 each", len(l.DPIOs), len(l.DPNIs), l.DPBPs)
+	if len(l.DPIOs) != 8 || len(l.DPNIs) != 8 || l.DPBPs() != 8 {
+		t.Errorf("DPIOs %d, DPNIs %d, DPBPs %d, want 8 each", len(l.DPIOs), len(l.DPNIs), l.DPBPs())
 	}
 	for i, io := range l.DPIOs {
 		if io.ID != i || io.CPU != i {
 			t.Errorf("DPIO %d: id %d CPU %d", i, io.ID, io.CPU)
 		}
 	}
-	for _, p := range l.DPNIs {
-		if p.Queues != 8 || p.Dev == nil || p.Dev.Name != fmt.Sprintf("eth%d", p.ID) || p.Dev.DPMAC != p.ID+1 {
+	for i, p := range l.DPNIs {
+		if p.ID != i || p.Queues != 8 || p.Dev == nil || p.Dev.Name != fmt.Sprintf("eth%d", p.ID) || p.Dev.DPMAC != p.ID+1 || p.DPMAC != p.ID+1 {
 			t.Errorf("DPNI %d: %+v", p.ID, p)
 		}
 	}

@@ -234,11 +234,7 @@ func header(p *outputs.Printer, b *ir.Board, use string) {
 	c := p.Block("")
 	c.Line(outputs.GeneratedNotice)
 	c.Line()
-	board := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
-	if b.Model != "" {
-		board = append(board, outputs.From(ir.RefModel), " (", b.Model, ")")
-	}
-	c.Line(board, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ".")
+	c.Line(outputs.BoardText(b), ".")
 	c.Line(use)
 	c.Line("Each property names the description line it comes from.")
 	c.Line()

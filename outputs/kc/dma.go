@@ -101,7 +101,7 @@ func (e Caps) source() outputs.Text {
 		}
 		t = append(t, m.Key)
 		if mixed {
-			t = append(t, " "+widthText(m))
+			t = append(t, " "+widths(m.DMABits, m.CoherentWidth()))
 		}
 	}
 	seen := map[ir.Pos]bool{}
@@ -126,26 +126,41 @@ func (e Caps) origin() outputs.Origin {
 	return o
 }
 
+// capsEntry is an entry of the capability table with the origin of its
+// lines, which the header and the source share.
+type capsEntry struct {
+	Caps
+	o outputs.Origin
+}
+
+// capsEntries returns the board's capabilities (Capabilities) with their
+// origins.
+func capsEntries(b *ir.Board) []capsEntry {
+	caps := Capabilities(b)
+	out := make([]capsEntry, len(caps))
+	for i, e := range caps {
+		out[i] = capsEntry{e, e.origin()}
+	}
+	return out
+}
+
 // masterTitle describes a master, as comment text: key, node, driver,
-// whether the board enables it, width and the position of the width.
+// width and the position of the width.
 func masterTitle(m *ir.Master) outputs.Text {
 	s := m.Key + ": " + m.Node.Path
 	if m.Driver != "" {
 		s += " (" + m.Driver + ")"
 	}
-	if !m.Enabled {
-		s += ", disabled on this board"
-	}
-	return outputs.T(s, ", "+widthText(m)+", ", m.DMABitsPos)
+	return outputs.T(s, ", "+widths(m.DMABits, m.CoherentWidth())+", ", m.DMABitsPos)
 }
 
-// widthText says a master's DMA widths: "32-bit DMA", or "40-bit
-// streaming and 32-bit coherent DMA".
-func widthText(m *ir.Master) string {
-	if m.CoherentWidth() == m.DMABits {
-		return fmt.Sprintf("%d-bit DMA", m.DMABits)
+// widths says streaming and coherent DMA widths: "32-bit DMA", or
+// "40-bit streaming and 32-bit coherent DMA".
+func widths(bits, coherent int) string {
+	if coherent == bits {
+		return fmt.Sprintf("%d-bit DMA", bits)
 	}
-	return fmt.Sprintf("%d-bit streaming and %d-bit coherent DMA", m.DMABits, m.CoherentWidth())
+	return fmt.Sprintf("%d-bit streaming and %d-bit coherent DMA", bits, coherent)
 }
 
 // capsGuard guards the definition of struct boardc_dma_caps and its
@@ -193,29 +208,20 @@ func (g *gen) dmaDecls(w *outputs.Printer) {
 		"(EXPORT_SYMBOL_GPL). Masters the board disables, and masters whose driver sets its own "+
 		"masks, have none. "+CapsTable(g.b)+"[] holds them all as of_device_id entries, for "+
 		"of_match_node() or of_match_device() (<linux/of.h>).")
-	for _, e := range Capabilities(g.b) {
-		w.Comment("", e.origin(), outputs.T(e.Compatible, ": ", capsText(e)))
-		w.P(e.origin().Named(e.Symbol), "extern const struct boardc_dma_caps ", e.Symbol, ";")
+	for _, e := range g.caps {
+		w.Comment("", e.o, outputs.T(e.Compatible, ": ", widths(e.Bits, e.CoherentBits)))
+		w.P(e.o.Named(e.Symbol), "extern const struct boardc_dma_caps ", e.Symbol, ";")
 	}
 	w.P(masters(CapsTable(g.b)), "extern const struct of_device_id ", CapsTable(g.b), "[];")
-}
-
-// capsText says an entry's widths.
-func capsText(e Caps) string {
-	if e.Bits == e.CoherentBits {
-		return fmt.Sprintf("%d-bit DMA", e.Bits)
-	}
-	return fmt.Sprintf("%d-bit streaming and %d-bit coherent DMA", e.Bits, e.CoherentBits)
 }
 
 // dmaDefs writes the exported capabilities and the match table of the
 // source.
 func (g *gen) dmaDefs(w *outputs.Printer) {
-	caps := Capabilities(g.b)
-	for _, e := range caps {
-		o := e.origin().Named(e.Symbol)
+	for _, e := range g.caps {
+		o := e.o.Named(e.Symbol)
 		w.P()
-		w.Comment("", e.origin(), outputs.T(e.Compatible, ": ", e.source()))
+		w.Comment("", e.o, outputs.T(e.Compatible, ": ", e.source()))
 		w.P(o, "const struct boardc_dma_caps ", e.Symbol, " = {")
 		w.P(o, "\t.streaming_bits = ", e.Bits, ",")
 		w.P(o, "\t.coherent_bits = ", e.CoherentBits, ",")
@@ -226,8 +232,8 @@ func (g *gen) dmaDefs(w *outputs.Printer) {
 	w.P()
 	w.Comment("", "Compatible -> DMA capabilities, for of_match_node(); NULL-terminated.")
 	w.P(masters(table), "const struct of_device_id ", table, "[] = {")
-	for _, e := range caps {
-		o := e.origin().Named(e.Compatible)
+	for _, e := range g.caps {
+		o := e.o.Named(e.Compatible)
 		w.P(o, "\t{ .compatible = ", outputs.Str(e.Compatible), ", .data = &", e.Symbol, " },")
 	}
 	w.P("\t{ }")

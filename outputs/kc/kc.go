@@ -41,17 +41,18 @@ func SourceName(b *ir.Board) string { return "boardc_" + b.CIdent() + ".c" }
 
 // Emit returns the board's header and source.
 func Emit(b *ir.Board) []outputs.File {
-	g := gen{b: b, p: "boardc_" + b.CIdent()}
+	g := gen{b: b, p: "boardc_" + b.CIdent(), caps: capsEntries(b)}
 	fs := []outputs.File{g.header(), g.source(), g.verify(), g.verifyKbuild()}
 	outputs.SortFiles(fs)
 	return fs
 }
 
-// gen holds what both files need: the board and the prefix of every
-// identifier ("boardc_<board>").
+// gen holds what both files need: the board, the prefix of every
+// identifier ("boardc_<board>") and the DMA capabilities.
 type gen struct {
-	b *ir.Board
-	p string
+	b    *ir.Board
+	p    string
+	caps []capsEntry
 }
 
 // named returns the origin of a line that declares or defines the C symbol
@@ -69,12 +70,7 @@ func masters(name string) outputs.Origin { return outputs.From(refMasters).Named
 // banner writes the comment block every generated file starts with, after
 // its SPDX line.
 func (g *gen) banner(w *outputs.Printer) {
-	b := g.b
-	desc := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
-	if b.Model != "" {
-		desc = append(desc, outputs.From(ir.RefModel), " (", b.Model, ")")
-	}
-	desc = append(desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ": DMA capabilities of the board's DMA masters.")
+	desc := outputs.T(outputs.BoardText(g.b), ": DMA capabilities of the board's DMA masters.")
 	w.Comment("", outputs.GeneratedNotice, desc,
 		"Build it into the kernel or a module beside the driver that uses it. Each entry names the "+
 			"description lines it comes from.")

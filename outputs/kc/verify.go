@@ -27,11 +27,7 @@ func (g *gen) verify() outputs.File {
 	b := g.b
 	w := outputs.NewPrinter(outputs.C)
 	w.P("// SPDX-License-Identifier: GPL-2.0")
-	desc := outputs.T(outputs.From(ir.RefBoard, b.Pos), "Board ", b.Name)
-	if b.Model != "" {
-		desc = append(desc, outputs.From(ir.RefModel), " (", b.Model, ")")
-	}
-	desc = append(desc, outputs.From(ir.RefSoC, b.SoC.Pos), ", SoC ", b.SoC.Name, ": runtime verifier.")
+	desc := outputs.T(outputs.BoardText(b), ": runtime verifier.")
 	w.Comment("", outputs.GeneratedNotice, desc,
 		"Load it on the board: for every master the board enables, it finds the device bound to "+
 			"the master's node (of_find_device_by_node()) and, for a PCI host bridge, the PCI devices "+
