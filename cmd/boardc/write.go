@@ -284,15 +284,21 @@ func linkOrCopy(src, dst string) error {
 	return os.Chtimes(dst, fi.ModTime(), fi.ModTime())
 }
 
+// outputMode returns the mode of an output file holding data: a script
+// ("#!") is executable.
+func outputMode(data []byte) os.FileMode {
+	if bytes.HasPrefix(data, []byte("#!")) {
+		return 0o755
+	}
+	return 0o644
+}
+
 // writeNew creates path with data; a script ("#!") is executable.
 func writeNew(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	mode := os.FileMode(0o644)
-	if bytes.HasPrefix(data, []byte("#!")) {
-		mode = 0o755
-	}
+	mode := outputMode(data)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
@@ -373,11 +379,7 @@ func writeAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	mode := os.FileMode(0o644)
-	if bytes.HasPrefix(data, []byte("#!")) {
-		mode = 0o755
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
+	if err := os.Chmod(tmp.Name(), outputMode(data)); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
