@@ -330,20 +330,8 @@ func fallbackSwap(stage, cur, old string) error {
 	return os.Rename(old, stage)
 }
 
-// writeFiles replaces the set of files in dir, taking the lock of the
-// directory above it. It returns the paths it wrote.
-func writeFiles(dir string, files []outputs.File) ([]string, error) {
-	outDir := filepath.Dir(dir)
-	unlock, err := lockOut(outDir)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	return writeFilesLocked(dir, files)
-}
-
-// writeFilesLocked is writeFiles for a caller that holds the lock of the
-// directory above dir.
+// writeFilesLocked replaces the set of files in dir; the caller holds the
+// lock of the directory above it (lockOut). It returns the paths it wrote.
 func writeFilesLocked(dir string, files []outputs.File) ([]string, error) {
 	outDir, name := filepath.Dir(dir), filepath.Base(dir)
 	ch, err := writeSet(outDir, name, files)
