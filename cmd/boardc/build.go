@@ -96,7 +96,7 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if err := writeOutputs(cmd, outDir, results, f.verbose); err != nil {
 				return ioError(cmd, err)
 			}
-			if err := writeReports(writeFilesLocked); err != nil {
+			if err := writeReports(); err != nil {
 				return ioError(cmd, err)
 			}
 			if depFile != "" {

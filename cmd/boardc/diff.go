@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
@@ -110,7 +108,8 @@ func reportDrift(cmd *cobra.Command, dir string, results []*compiler.Result) err
 }
 
 // drift writes a unified diff from each file under dir to the result's
-// generated file, and returns how many files differ.
+// generated file, and returns how many files differ. The temporary files
+// of an interrupted write are not compared.
 func drift(w io.Writer, dir string, r *compiler.Result) (int, error) {
 	gen := map[string][]byte{}
 	var names []string
@@ -119,12 +118,12 @@ func drift(w io.Writer, dir string, r *compiler.Result) (int, error) {
 		gen[name] = f.Data
 		names = append(names, name)
 	}
-	present, err := listFiles(dir)
+	present, err := presentFiles(dir)
 	if err != nil {
 		return 0, err
 	}
 	for _, p := range present {
-		if _, ok := gen[p]; !ok {
+		if _, ok := gen[p]; !ok && !isTempFile(p) {
 			names = append(names, p)
 		}
 	}
@@ -157,28 +156,4 @@ func drift(w io.Writer, dir string, r *compiler.Result) (int, error) {
 		}
 	}
 	return n, nil
-}
-
-// listFiles returns the regular files below dir, relative to it, leaving
-// out the temporary files of an interrupted write. A missing dir has none.
-func listFiles(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if os.IsNotExist(err) && path == dir {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() || (strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), ".tmp")) {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		out = append(out, rel)
-		return nil
-	})
-	return out, err
 }

@@ -64,18 +64,15 @@ board does not load, 2 usage error.`,
 				}
 				return exitError{exitDiags}
 			}
-			matched := false
-			if asJSON {
-				if e := explainWhat(r, args[1]); e != nil {
-					return printJSON(cmd.OutOrStdout(), e)
-				}
-			} else {
-				matched = explain(cmd.OutOrStdout(), r, args[1])
-			}
-			if !matched {
+			e := explainWhat(r, args[1])
+			switch {
+			case e == nil:
 				fmt.Fprintf(cmd.ErrOrStderr(), "boardc explain: nothing on board %s matches %q (not an element, master, bus, property, symbol, path, IRQ or sysctl it generates)\n", r.Board.Name, args[1])
 				return exitError{exitDiags}
+			case asJSON:
+				return printJSON(cmd.OutOrStdout(), e)
 			}
+			e.writeText(cmd.OutOrStdout())
 			return nil
 		},
 	}
@@ -122,17 +119,6 @@ type explainLine struct {
 	Text string `json:"text"`
 }
 
-// explain writes the chain behind what and reports whether anything
-// matched.
-func explain(w io.Writer, r *compiler.Result, what string) bool {
-	e := explainWhat(r, what)
-	if e == nil {
-		return false
-	}
-	e.writeText(w)
-	return true
-}
-
 // explainWhat works out the chain behind what, or returns nil when
 // nothing matches.
 func explainWhat(r *compiler.Result, what string) *explanation {
@@ -149,7 +135,7 @@ func explainWhat(r *compiler.Result, what string) *explanation {
 		Masters:   []explainMaster{},
 		ChecksRan: len(check.All()),
 		diags:     relatedDiags(r.Diagnostics, shown),
-		Generated: []explainLine{},
+		Generated: generatedLines(r.Files, q.lineRefs(), q.name),
 		files:     len(r.Files),
 	}
 	for _, f := range selectFacts(boardFacts(b), shown) {
@@ -161,9 +147,6 @@ func explainWhat(r *compiler.Result, what string) *explanation {
 		}
 	}
 	e.Diagnostics = jsonDiags(e.diags)
-	for _, l := range generatedLines(r.Files, q.lineRefs(), q.name) {
-		e.Generated = append(e.Generated, explainLine{File: l.file, Line: l.n, Text: l.text})
-	}
 	return e
 }
 
@@ -197,17 +180,11 @@ func (e *explanation) writeText(w io.Writer) {
 	}
 }
 
-// genLine is one line of a generated file.
-type genLine struct {
-	file string
-	n    int
-	text string
-}
-
 // generatedLines returns the lines the outputs record as made from the
-// elements of refs (and, with a name, defining or setting it).
-func generatedLines(files []outputs.File, refs refSet, name string) []genLine {
-	var out []genLine
+// elements of refs (and, with a name, defining or setting it); an empty
+// list, not nil, when there is none.
+func generatedLines(files []outputs.File, refs refSet, name string) []explainLine {
+	out := []explainLine{}
 	for _, f := range files {
 		var text []string
 		for _, a := range f.Annotations {
@@ -218,7 +195,7 @@ func generatedLines(files []outputs.File, refs refSet, name string) []genLine {
 				text = strings.Split(string(f.Data), "\n")
 			}
 			for n := a.Line; n <= a.End && n <= len(text); n++ {
-				out = append(out, genLine{file: f.Path, n: n, text: text[n-1]})
+				out = append(out, explainLine{File: f.Path, Line: n, Text: text[n-1]})
 			}
 		}
 	}

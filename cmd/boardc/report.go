@@ -75,7 +75,13 @@ write as drift.
 			if err != nil {
 				return err
 			}
-			if err := write(writeFiles); err != nil {
+			// One lock over every board's set, as build takes.
+			unlock, err := lockOut(outDir)
+			if err != nil {
+				return ioError(cmd, err)
+			}
+			defer unlock()
+			if err := write(); err != nil {
 				return ioError(cmd, err)
 			}
 			return nil
@@ -98,18 +104,18 @@ func reportFlag(c *cobra.Command, on *bool) {
 // it is no board's directory, and boardc diff of DIR/<board>/ does not
 // see it). It makes the reports before build writes anything, so that a
 // failing layout writes nothing, and returns the function that writes
-// them (one that does nothing when off).
-func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, on, verbose bool) (func(write func(string, []outputs.File) ([]string, error)) error, error) {
+// them under the lock of outDir (one that does nothing when off).
+func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, on, verbose bool) (func() error, error) {
 	if !on {
-		return func(func(string, []outputs.File) ([]string, error)) error { return nil }, nil
+		return func() error { return nil }, nil
 	}
 	return makeReports(cmd, results, func(board string) string { return filepath.Join(outDir, board+".report") }, verbose)
 }
 
 // makeReports makes every board's report and returns the function that
-// writes each to dir(board) with write (writeFiles, or writeFilesLocked
-// under a lock already held).
-func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board string) string, verbose bool) (func(write func(string, []outputs.File) ([]string, error)) error, error) {
+// writes each to dir(board); its caller holds the lock of the directory
+// above (lockOut).
+func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board string) string, verbose bool) (func() error, error) {
 	// Each layout is a process of its own: up to GOMAXPROCS at once.
 	files := make([][]outputs.File, len(results))
 	errs := make([]error, len(results))
@@ -128,9 +134,9 @@ func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board 
 			return nil, fmt.Errorf("%s: %w", results[i].Board.Name, err)
 		}
 	}
-	return func(write func(string, []outputs.File) ([]string, error)) error {
+	return func() error {
 		for i, r := range results {
-			written, err := write(dir(r.Board.Name), files[i])
+			written, err := writeFilesLocked(dir(r.Board.Name), files[i])
 			if err != nil {
 				return err
 			}

@@ -284,15 +284,21 @@ func linkOrCopy(src, dst string) error {
 	return os.Chtimes(dst, fi.ModTime(), fi.ModTime())
 }
 
+// outputMode returns the mode of an output file holding data: a script
+// ("#!") is executable.
+func outputMode(data []byte) os.FileMode {
+	if bytes.HasPrefix(data, []byte("#!")) {
+		return 0o755
+	}
+	return 0o644
+}
+
 // writeNew creates path with data; a script ("#!") is executable.
 func writeNew(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	mode := os.FileMode(0o644)
-	if bytes.HasPrefix(data, []byte("#!")) {
-		mode = 0o755
-	}
+	mode := outputMode(data)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
@@ -324,20 +330,8 @@ func fallbackSwap(stage, cur, old string) error {
 	return os.Rename(old, stage)
 }
 
-// writeFiles replaces the set of files in dir, taking the lock of the
-// directory above it. It returns the paths it wrote.
-func writeFiles(dir string, files []outputs.File) ([]string, error) {
-	outDir := filepath.Dir(dir)
-	unlock, err := lockOut(outDir)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	return writeFilesLocked(dir, files)
-}
-
-// writeFilesLocked is writeFiles for a caller that holds the lock of the
-// directory above dir.
+// writeFilesLocked replaces the set of files in dir; the caller holds the
+// lock of the directory above it (lockOut). It returns the paths it wrote.
 func writeFilesLocked(dir string, files []outputs.File) ([]string, error) {
 	outDir, name := filepath.Dir(dir), filepath.Base(dir)
 	ch, err := writeSet(outDir, name, files)
@@ -373,11 +367,7 @@ func writeAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	mode := os.FileMode(0o644)
-	if bytes.HasPrefix(data, []byte("#!")) {
-		mode = 0o755
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
+	if err := os.Chmod(tmp.Name(), outputMode(data)); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)

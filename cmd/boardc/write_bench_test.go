@@ -80,3 +80,14 @@ func BenchmarkWrite(b *testing.B) {
 		})
 	}
 }
+
+// writeFiles writes a board's set as a build does: it takes the lock of
+// the directory above dir (and recovers), writes, and lets go.
+func writeFiles(dir string, files []outputs.File) ([]string, error) {
+	unlock, err := lockOut(filepath.Dir(dir))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return writeFilesLocked(dir, files)
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,15 +23,32 @@ const (
 	font     = "Helvetica"
 )
 
-// busStyle returns the fill and border of a bus by its coherency fact.
-func busStyle(b *ir.Bus) (fill, border string) {
+// busState is how a bus is drawn by its coherency fact.
+type busState int
+
+// The states of a bus, in the order the legend lists them.
+const (
+	busAll busState = iota
+	busVerified
+	busNonCoherent
+)
+
+// busStates are the bus states' legend texts and colours, by busState.
+var busStates = [...]struct{ name, fill, border string }{
+	busAll:         {"coherent for all masters", "#c7e9c0", "#238b45"},
+	busVerified:    {"coherent for verified masters", "#ffffcc", "#d94801"},
+	busNonCoherent: {"non-coherent", "#deebf7", "#2171b5"},
+}
+
+// busStateOf returns the state of bus b.
+func busStateOf(b *ir.Bus) busState {
 	switch {
 	case !b.Coherency.Coherent:
-		return "#deebf7", "#2171b5"
+		return busNonCoherent
 	case b.Coherency.Masters == ir.ScopeAll:
-		return "#c7e9c0", "#238b45"
+		return busAll
 	}
-	return "#ffffcc", "#d94801"
+	return busVerified
 }
 
 // dotWriter builds a DOT file line by line.
@@ -158,12 +176,8 @@ func legendNode(w *dotWriter) {
 		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">master: %s</td></tr>`, st.fill, st.border, st.name)
 	}
 	fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="#ffffff" color="%s" width="18"><font color="%s"><b>!</b></font></td><td border="0" align="left"><font color="%s"><b>cannot reach all RAM</b></font></td></tr>`, colShort, colShort, colShort)
-	for _, x := range []struct{ fill, border, text string }{
-		{"#c7e9c0", "#238b45", "bus: coherent for all masters"},
-		{"#ffffcc", "#d94801", "bus: coherent for verified masters"},
-		{"#deebf7", "#2171b5", "bus: non-coherent"},
-	} {
-		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">%s</td></tr>`, x.fill, x.border, x.text)
+	for _, st := range busStates {
+		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">bus: %s</td></tr>`, st.fill, st.border, st.name)
 	}
 	for _, x := range []struct{ color, text string }{
 		{colIRQ, "pinned IRQ"}, {colRPS, "RPS (receive steering)"}, {colXPS, "XPS (transmit steering)"},
@@ -176,11 +190,11 @@ func legendNode(w *dotWriter) {
 }
 
 func busNode(w *dotWriter, bus *ir.Bus) {
-	fill, border := busStyle(bus)
+	st := busStates[busStateOf(bus)]
 	rows := []row{
 		{html: "bus " + esc(bus.Key), bold: true},
 		{html: esc(clip(bus.Node.Path, 40))},
-		{html: esc(CoherencyText(bus)), color: border},
+		{html: esc(CoherencyText(bus)), color: st.border},
 	}
 	if bus.AddressBits != 0 {
 		rows = append(rows, row{html: fmt.Sprintf("%d address bits", bus.AddressBits)})
@@ -194,7 +208,7 @@ func busNode(w *dotWriter, bus *ir.Bus) {
 	for _, r := range bus.DMARanges {
 		rows = append(rows, row{html: esc("dma-ranges " + Addr(r.Child) + " → " + Addr(r.Parent) + " + " + Size(r.Size))})
 	}
-	w.line(1, `bus_%s [fillcolor=%q, color=%q, penwidth=2, label=%s];`, bus.Key, fill, border, label(rows))
+	w.line(1, `bus_%s [fillcolor=%q, color=%q, penwidth=2, label=%s];`, bus.Key, st.fill, st.border, label(rows))
 }
 
 // widthText describes a master's DMA masks and who sets them.
@@ -245,13 +259,13 @@ func cpuClusters(w *dotWriter, b *ir.Board) {
 	}
 	var ids []string
 	for i, c := range b.SoC.Clusters {
-		title := fmt.Sprintf("cluster %d: %s", i, c.Core)
+		title := []string{esc(fmt.Sprintf("cluster %d: %s", i, c.Core))}
 		if d := b.SoC.DPAA2; d != nil && len(c.CPUs) > 0 {
-			title += fmt.Sprintf("<br/>stash destination %d", d.StashDest(c.CPUs[0]))
+			title = append(title, esc(fmt.Sprintf("stash destination %d", d.StashDest(c.CPUs[0]))))
 		}
 		var t strings.Builder
 		t.WriteString(`<<table border="1" cellborder="1" cellspacing="5" cellpadding="6" style="rounded" bgcolor="#f7f7f7" color="#969696">`)
-		fmt.Fprintf(&t, "\n\t\t<tr><td border=\"0\"><font point-size=\"10\"><b>%s</b></font></td></tr>", strings.ReplaceAll(esc(title), "&lt;br/&gt;", "<br/>"))
+		fmt.Fprintf(&t, "\n\t\t<tr><td border=\"0\"><font point-size=\"10\"><b>%s</b></font></td></tr>", strings.Join(title, "<br/>"))
 		for _, cpu := range c.CPUs {
 			cell := fmt.Sprintf("<b>CPU %d</b>", cpu)
 			if isolated[cpu] {
@@ -333,7 +347,7 @@ func steering(w *dotWriter, b *ir.Board) {
 		for _, g := range groups {
 			if g.key == key {
 				g.ifs = append(g.ifs, n.IfName)
-				if n.Master != nil && !containsMaster(g.owners, n.Master) {
+				if n.Master != nil && !slices.Contains(g.owners, n.Master) {
 					g.owners = append(g.owners, n.Master)
 				}
 				return
@@ -374,15 +388,6 @@ func steering(w *dotWriter, b *ir.Board) {
 			w.line(1, "%s -> %s [color=%q, fontcolor=%q, label=<%s>];", id, cpuPort(b, c), color, color, esc(queueList(g.queues[c])))
 		}
 	}
-}
-
-func containsMaster(ms []*ir.Master, m *ir.Master) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 // wrap joins names with ", ", n to a line.

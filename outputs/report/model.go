@@ -159,34 +159,23 @@ func limitOfBits(n int) uint64 {
 func below(a, b uint64) bool { return a != 0 && (b == 0 || a < b) }
 
 // ReachOf returns the DMA reach of m on board b: the narrowest of its
-// streaming mask, the address width of each bus on its path, and the
-// highest address each bus's dma-ranges windows translate to (a bus
-// window is a (child, parent, size) triplet: the device-side addresses
-// child..child+size reach CPU addresses parent..parent+size,
-// drivers/of/address.c of_dma_get_range()). The mask is taken as a limit
-// on CPU addresses, as check BC0201 takes it: exact where the windows
+// streaming mask, the narrowest address width on its bus path
+// (ir.Master.AddressLimit) and the bus_dma_limit the kernel sets from the
+// path's dma-ranges (ir.Master.BusDMALimit, which walks them as
+// of_dma_get_range(), drivers/of/address.c, does). The limit is taken on
+// CPU addresses, as check BC0201 takes it: exact where the windows
 // translate without an offset, as every in-tree bus does.
 func ReachOf(b *ir.Board, m *ir.Master) Reach {
 	r := Reach{Limit: limitOfBits(m.DMABits), By: "mask", IOMMU: m.IOMMU}
-	for _, bus := range append([]*ir.Bus{m.Bus}, m.Bus.Ancestors()...) {
-		if l := limitOfBits(bus.AddressBits); below(l, r.Limit) {
+	if n, bus := m.AddressLimit(); bus != nil {
+		if l := limitOfBits(n); below(l, r.Limit) {
 			r.Limit, r.By = l, "bus "+bus.Key+" width"
 		}
-		if len(bus.DMARanges) == 0 {
-			continue
-		}
-		var top uint64
-		wide := false
-		for _, w := range bus.DMARanges {
-			end := w.Parent + w.Size
-			if end < w.Parent {
-				wide = true
-			}
-			top = max(top, end)
-		}
-		if !wide && below(top, r.Limit) {
-			r.Limit, r.By = top, "bus "+bus.Key+" dma-ranges"
-		}
+	}
+	// top+1 wraps to 0, no limit, for a window reaching the top of the
+	// 64-bit space.
+	if top, bus := m.BusDMALimit(); bus != nil && below(top+1, r.Limit) {
+		r.Limit, r.By = top+1, "bus "+bus.Key+" dma-ranges"
 	}
 	if ram := b.RAMTop(); ram != 0 && r.IOMMU == "" {
 		r.Short = r.Limit != 0 && (ram == ^uint64(0) || ram > r.Limit)

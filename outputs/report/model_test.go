@@ -8,11 +8,19 @@ import (
 )
 
 // TestReachOf: a master's reach is the narrowest of its mask, its buses'
-// widths and their dma-ranges windows; an IOMMU reaches all RAM.
+// widths and the dma-ranges the kernel's walk finds (the first non-empty
+// one; a missing one past the master's bus ends the walk with none); an
+// IOMMU reaches all RAM.
 func TestReachOf(t *testing.T) {
 	root := &ir.Bus{Key: "soc", AddressBits: 48, DMARanges: []ir.DMARange{{Child: 0, Parent: 0, Size: 1 << 40}}, HasDMARanges: true}
 	narrow := &ir.Bus{Key: "narrow", Parent: root, AddressBits: 36}
 	wide := &ir.Bus{Key: "wide", Parent: root}
+	// inner's wider window is the one of_dma_get_range() finds: it stops
+	// there and never reads soc's narrower one.
+	inner := &ir.Bus{Key: "inner", Parent: root, DMARanges: []ir.DMARange{{Child: 0, Parent: 0, Size: 1 << 44}}, HasDMARanges: true}
+	// gap has no dma-ranges and is not the first node of the walk: the
+	// walk ends there with no limit.
+	leaf := &ir.Bus{Key: "leaf", Parent: &ir.Bus{Key: "gap", Parent: root}}
 	board := &ir.Board{Memory: []ir.MemRegion{{Base: 0x8000_0000, Size: 0x8000_0000}, {Base: 0x88_0000_0000, Size: 1 << 33}}}
 	ramTop := uint64(0x8a_0000_0000) // 552 GiB: past 36 bits, below 40
 	for _, c := range []struct {
@@ -25,6 +33,8 @@ func TestReachOf(t *testing.T) {
 		{"mask", &ir.Master{DMABits: 32, Bus: wide}, 1 << 32, "mask", true},
 		{"bus width", &ir.Master{DMABits: 40, Bus: narrow}, 1 << 36, "bus narrow width", true},
 		{"dma-ranges", &ir.Master{DMABits: 48, Bus: wide}, 1 << 40, "bus soc dma-ranges", false},
+		{"first dma-ranges", &ir.Master{DMABits: 48, Bus: inner}, 1 << 44, "bus inner dma-ranges", false},
+		{"walk ended", &ir.Master{DMABits: 48, Bus: leaf}, 1 << 48, "mask", false},
 		{"64 bits on a bus of 64", &ir.Master{DMABits: 64, Bus: &ir.Bus{Key: "top"}}, 0, "mask", false},
 		{"iommu", &ir.Master{DMABits: 32, Bus: wide, IOMMU: "smmu"}, 1 << 32, "mask", false},
 	} {
