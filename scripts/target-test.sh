@@ -255,21 +255,22 @@ obj-m := boardc_target.o
 boardc_target-y := boardc_target_main.o boardc_$cname.o
 ccflags-y := -DBOARDC_HEADER='"boardc_$cname.h"' -DBOARDC_DMA_CAPS_MATCH=boardc_${cname}_dma_caps_of_match
 EOF
-make -s -C "$hdr" M="$work/mod" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-	W=1 KCFLAGS=-Werror modules >"$work/kbuild.log" 2>&1 || {
-	cat "$work/kbuild.log" >&2
-	fail "the board's C did not build for arm64 with W=1 -Werror"
+# kbuild DIR LOG WHAT builds the external module in DIR for arm64 with
+# W=1 -Werror, its output in LOG: all of it on failure, else all but the
+# BTF notice. WHAT names the module in the failure.
+kbuild() {
+	make -s -C "$hdr" M="$1" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		W=1 KCFLAGS=-Werror modules >"$2" 2>&1 || {
+		cat "$2" >&2
+		fail "$3 did not build for arm64 with W=1 -Werror"
+	}
+	grep -v '^Skipping BTF' "$2" >&2 || true
 }
-grep -v '^Skipping BTF' "$work/kbuild.log" >&2 || true
+kbuild "$work/mod" "$work/kbuild.log" "the board's C"
 # The board's own verifier module, by its generated Kbuild.
 mkdir "$work/verify"
 cp "$out/Kbuild" "$out/boardc_${cname}_verify.c" "$work/verify/"
-make -s -C "$hdr" M="$work/verify" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-	W=1 KCFLAGS=-Werror modules >"$work/kbuild-verify.log" 2>&1 || {
-	cat "$work/kbuild-verify.log" >&2
-	fail "the board's verifier did not build for arm64 with W=1 -Werror"
-}
-grep -v '^Skipping BTF' "$work/kbuild-verify.log" >&2 || true
+kbuild "$work/verify" "$work/kbuild-verify.log" "the board's verifier"
 
 # --- the initramfs -----------------------------------------------------------
 ir=$work/initramfs

@@ -1,6 +1,10 @@
 package ir
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // DPAA2 describes the DPAA2 I/O portals of an SoC.
 type DPAA2 struct {
@@ -168,6 +172,13 @@ func (b *Board) ResolvePolicy() {
 	}
 }
 
+// Steered reports whether the interface's RPS masks and RFS flow counts
+// are written on SoC s: not when s has one CPU, where there is no other
+// CPU to steer to and they would only send every packet through the
+// backlog (get_rps_cpu() and enqueue_to_backlog(), net/core/dev.c). The
+// policy keeps them, for BC0415 to warn about.
+func (n *NetPolicy) Steered(s *SoC) bool { return s.NumCPUs() != 1 }
+
 // FlowQueues returns the number of receive queues rpsFlowCount is set on:
 // those RPS steers or, without RPS, every receive queue of the interface,
 // since RFS needs the flow table on each queue that receives.
@@ -195,4 +206,15 @@ func FlowTableSize(n uint64) uint64 {
 		r <<= 1
 	}
 	return r
+}
+
+// CPUOrder returns cpus comma-separated in the order given, unsorted, e.g.
+// "1,0": an IRQ pin's CPUs in the description's order, the order its IRQs
+// are spread over.
+func CPUOrder(cpus []int) string {
+	parts := make([]string, len(cpus))
+	for i, c := range cpus {
+		parts[i] = strconv.Itoa(c)
+	}
+	return strings.Join(parts, ",")
 }

@@ -42,6 +42,7 @@
 //	                                the IRQs named NAME
 //	rps IF QUEUE MASK               rx-QUEUE/rps_cpus, a hex CPU mask
 //	rpsflow IF QUEUE COUNT          rx-QUEUE/rps_flow_cnt, as the kernel rounds it
+//	                                (no rps or rpsflow on an SoC with one CPU)
 //	xps IF QUEUE MASK               tx-QUEUE/xps_cpus
 //	sysctl PATH VALUE               /proc/sys/PATH (VALUE may hold blanks)
 //	isolated CPUS                   the CPUs cmdline.txt isolates, as the
@@ -128,7 +129,7 @@ func write(w io.Writer, b *ir.Board) error {
 		case b.SoC.OneTarget():
 			mode = "one"
 		}
-		fmt.Fprintf(&s, "irq %s %s %s\n", p.IRQ, mode, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(p.CPUs)), ","), "[]"))
+		fmt.Fprintf(&s, "irq %s %s %s\n", p.IRQ, mode, ir.CPUOrder(p.CPUs))
 	}
 	for _, n := range b.Policy.Net {
 		switch nd := n.Dev; {
@@ -147,12 +148,14 @@ func write(w io.Writer, b *ir.Board) error {
 				fmt.Fprintf(&s, "ifirq %s %s\n", n.IfName, p.IRQ)
 			}
 		}
-		for q, cpus := range n.RPS {
-			fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
-		}
-		if n.RPSFlowCount >= 0 {
-			for q := range n.FlowQueues() {
-				fmt.Fprintf(&s, "rpsflow %s %d %d\n", n.IfName, q, ir.FlowTableSize(uint64(n.RPSFlowCount)))
+		if n.Steered(&b.SoC) {
+			for q, cpus := range n.RPS {
+				fmt.Fprintf(&s, "rps %s %d %s\n", n.IfName, q, ir.CPUMask(cpus))
+			}
+			if n.RPSFlowCount >= 0 {
+				for q := range n.FlowQueues() {
+					fmt.Fprintf(&s, "rpsflow %s %d %d\n", n.IfName, q, ir.FlowTableSize(uint64(n.RPSFlowCount)))
+				}
 			}
 		}
 		for q, cpus := range n.XPS {

@@ -119,3 +119,39 @@ func TestPlanIsolated(t *testing.T) {
 		t.Errorf("plan does not end with %q:\n%s", want, b.String())
 	}
 }
+
+// TestPlanOneCPU: on an SoC with one CPU tune.sh writes no RPS or RFS
+// (BC0415), so the plan expects none, while the interface and its XPS
+// stay; with two CPUs the same policy is planned in full.
+func TestPlanOneCPU(t *testing.T) {
+	board := func(cpus []int) *ir.Board {
+		b := &ir.Board{
+			Name: "onecpu",
+			SoC:  ir.SoC{Name: "onecpusoc", Clusters: []ir.Cluster{{Core: "arm,cortex-a9", CPUs: cpus}}},
+			Policy: ir.Policy{Net: []ir.NetPolicy{{
+				IfName:       "eth0",
+				RPS:          [][]int{{0}},
+				RPSFlowCount: 100,
+				XPS:          [][]int{{0}},
+			}}},
+		}
+		b.ResolvePolicy()
+		return b
+	}
+	for _, tc := range []struct {
+		cpus []int
+		want string
+	}{
+		{[]int{0}, "board onecpu\ncluster 0\nnetdev eth0 name -\nxps eth0 0 1\n"},
+		{[]int{0, 1}, "board onecpu\ncluster 0-1\nnetdev eth0 name -\nrps eth0 0 1\nrpsflow eth0 0 128\nxps eth0 0 1\n"},
+	} {
+		var b strings.Builder
+		if err := write(&b, board(tc.cpus)); err != nil {
+			t.Fatal(err)
+		}
+		want := "# target plan of board onecpu, from its description\n" + tc.want
+		if diff := cmp.Diff(want, b.String()); diff != "" {
+			t.Errorf("plan with CPUs %v (-want +got):\n%s", tc.cpus, diff)
+		}
+	}
+}

@@ -18,8 +18,12 @@ func sysvFile(b *ir.Board) string        { return "init.d/S40boardc-tune-" + b.N
 func openwrtInitFile(b *ir.Board) string { return "openwrt/init.d/boardc-tune-" + b.Name }
 func hotplugFile(b *ir.Board) string     { return "openwrt/hotplug.d/net/90-boardc-" + b.Name }
 
-// tunePath is where the init files expect tune.sh.
-func tunePath(b *ir.Board) string { return InstallDir + "/" + b.Name + "/" + ScriptFile }
+// boardDir is where the board's installed files are: tune.sh and
+// irqbalance.env.
+func boardDir(b *ir.Board) string { return InstallDir + "/" + b.Name }
+
+// tunePath is where the unit and the init files expect tune.sh.
+func tunePath(b *ir.Board) string { return boardDir(b) + "/" + ScriptFile }
 
 // templateUnit is the unit the udev rule starts for each network
 // interface: it tunes that interface's queues and places the IRQs of its
@@ -79,7 +83,7 @@ func irqbalanceDropIn(b *ir.Board) outputs.File {
 	p.P("[Service]")
 	if len(b.Policy.IsolatedCPUs) > 0 {
 		p.Comment("", "IRQBALANCE_BANNED_CPULIST: the isolated CPUs.")
-		p.P("EnvironmentFile=-", outputs.Str(InstallDir+"/"+b.Name+"/"+IrqbalanceEnv))
+		p.P("EnvironmentFile=-", outputs.Str(boardDir(b)+"/"+IrqbalanceEnv))
 	}
 	p.P("ExecStart=")
 	p.P("ExecStart=/usr/sbin/irqbalance --foreground $IRQBALANCE_ARGS --policyscript=", outputs.Str(PolicyDir))

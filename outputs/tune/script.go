@@ -31,6 +31,7 @@ func script(b *ir.Board) outputs.File {
 		pins = 1
 	}
 	p.P("pins_irqs=", pins)
+	p.P("policy_dir=", outputs.Str(PolicyDir))
 	p.P()
 
 	o := outputs.From(ir.RefCompatible, b.CompatiblePos)
@@ -72,26 +73,28 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 			p.Comment("\t", o, outputs.T(nd.Pos, ": ", n.IfName, fmt.Sprintf(" channels: %d receive, %d transmit, with ethtool -L", nd.RxQueues, nd.TxQueues)))
 			p.P(o.Named(n.IfName), fmt.Sprintf("\tchannels %d %d ", nd.RxQueues, nd.TxQueues), outputs.Quoted{nd.Pos})
 		}
-		if b.SoC.NumCPUs() == 1 && (len(n.RPS) > 0 || n.RPSFlowCount >= 0) {
+		steered := n.Steered(&b.SoC)
+		if !steered && (len(n.RPS) > 0 || n.RPSFlowCount >= 0) {
 			p.Comment("\t", o, outputs.T(n.Pos, ": no RPS or RFS on ", n.IfName, ": the SoC has one CPU, so they would only send every packet through the backlog (BC0415)"))
-			n.RPS, n.RPSFlowCount = nil, -1
 		}
-		for i, cpus := range n.RPS {
-			p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), ir.CPUText(cpus)))
-			act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
-		}
-		if n.RPSFlowCount >= 0 {
-			v := int64(ir.FlowTableSize(uint64(n.RPSFlowCount)))
-			// Every receive queue gets the flow count: RFS needs it on
-			// each queue that receives.
-			queues := n.FlowQueues()
-			for i := 0; i < queues; i++ {
-				text := outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d rps_flow_cnt %d", i, n.RPSFlowCount))
-				if v != int64(n.RPSFlowCount) {
-					text = append(text, ", rounded up to a power of two as the kernel stores it")
+		if steered {
+			for i, cpus := range n.RPS {
+				p.Comment("\t", o, outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d RPS on ", i), ir.CPUText(cpus)))
+				act(p, o, "net", "mask", fmt.Sprintf("%srx-%d/rps_cpus", dir, i), ir.CPUMask(cpus), n.Pos)
+			}
+			if n.RPSFlowCount >= 0 {
+				v := int64(ir.FlowTableSize(uint64(n.RPSFlowCount)))
+				// Every receive queue gets the flow count: RFS needs it on
+				// each queue that receives.
+				queues := n.FlowQueues()
+				for i := 0; i < queues; i++ {
+					text := outputs.T(n.Pos, ": ", n.IfName, fmt.Sprintf(" rx-%d rps_flow_cnt %d", i, n.RPSFlowCount))
+					if v != int64(n.RPSFlowCount) {
+						text = append(text, ", rounded up to a power of two as the kernel stores it")
+					}
+					p.Comment("\t", o, text)
+					act(p, o, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), n.Pos)
 				}
-				p.Comment("\t", o, text)
-				act(p, o, "net", "text", fmt.Sprintf("%srx-%d/rps_flow_cnt", dir, i), fmt.Sprint(v), n.Pos)
 			}
 		}
 		if nd := n.Dev; nd != nil && nd.DriverXPS != nil && len(n.XPS) > 0 {
@@ -161,7 +164,7 @@ func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
 // pin_irq with "set" where it is known to deliver to a set, or unknown.
 func writePin(p *outputs.Printer, b *ir.Board, pin ir.IRQPin) {
 	o := outputs.From(pin.Ref, pin.Pos)
-	order := cpuOrder(pin.CPUs)
+	order := ir.CPUOrder(pin.CPUs)
 	owners := outputs.Str(ownerKeys(pin))
 	switch {
 	case pin.Placed():
@@ -209,24 +212,12 @@ func ownerText(pin ir.IRQPin) string {
 	return " (masters " + strings.ReplaceAll(ownerKeys(pin), " ", ", ") + ")"
 }
 
-// cpuOrder returns cpus comma-separated, in the description's order.
-func cpuOrder(cpus []int) string {
-	s := ""
-	for i, c := range cpus {
-		if i > 0 {
-			s += ","
-		}
-		s += fmt.Sprint(c)
-	}
-	return s
-}
-
 // spreadText says which CPU each IRQ of a pin's name gets.
 func spreadText(pin ir.IRQPin) string {
 	if len(pin.CPUs) == 1 {
 		return fmt.Sprintf("CPU %d", pin.CPUs[0])
 	}
-	return "CPUs " + cpuOrder(pin.CPUs) + ", one per IRQ in ascending IRQ number"
+	return "CPUs " + ir.CPUOrder(pin.CPUs) + ", one per IRQ in ascending IRQ number"
 }
 
 // act writes one act line of the actions function, which sets path to

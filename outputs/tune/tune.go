@@ -26,8 +26,9 @@ import (
 // Emitter is the runtime tuning emitter.
 var Emitter = outputs.Emitter{Name: "tune", Emit: Emit}
 
-// InstallDir is where the systemd unit expects the board's scripts:
-// <InstallDir>/<board>/tune.sh and irqbalance-policy.sh.
+// InstallDir is where the systemd unit expects the board's files:
+// <InstallDir>/<board>/tune.sh and irqbalance.env, and the policy script
+// in PolicyDir.
 const InstallDir = "/usr/libexec/boardc"
 
 // Output file names, relative to the board's output directory.
@@ -149,13 +150,12 @@ func Unit(b *ir.Board) string { return string(unit(b).Data) }
 func unit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Systemd)
 	header(p, b, "Runtime tuning service")
-	dir := InstallDir + "/" + b.Name
 	if len(b.Policy.Net) > 0 {
-		p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". It places the IRQs and sets the sysctls;")
+		p.Comment("", "Install "+ScriptFile+" as "+tunePath(b)+". It places the IRQs and sets the sysctls;")
 		p.Comment("", ""+TemplateUnitFile(b)+" tunes each interface when udev sees it. Stopping")
 		p.Comment("", "this service reverts the tuning.")
 	} else {
-		p.Comment("", "Install "+ScriptFile+" as "+dir+"/"+ScriptFile+". It places the IRQs and sets the sysctls.")
+		p.Comment("", "Install "+ScriptFile+" as "+tunePath(b)+". It places the IRQs and sets the sysctls.")
 		p.Comment("", "Stopping this service reverts the tuning.")
 	}
 	p.P()
@@ -166,7 +166,7 @@ func unit(b *ir.Board) outputs.File {
 	p.P("After=local-fs.target systemd-sysctl.service systemd-modules-load.service")
 	p.P("Before=network-pre.target shutdown.target")
 	p.P("Conflicts=shutdown.target")
-	script := outputs.Str(dir + "/" + ScriptFile)
+	script := outputs.Str(tunePath(b))
 	p.P()
 	p.P("[Service]")
 	p.P("Type=oneshot")

@@ -154,6 +154,28 @@ func TestScriptContent(t *testing.T) {
 	}
 }
 
+// TestScriptOneCPU: on an SoC with one CPU tune.sh says why it writes no
+// RPS or RFS (BC0415), and still writes the XPS masks.
+func TestScriptOneCPU(t *testing.T) {
+	b := testBoard()
+	b.SoC.Clusters = []ir.Cluster{{Core: "arm,cortex-a9", CPUs: []int{0}}}
+	b.Policy.Net[0].XPS = [][]int{{0}}
+	s := tune.Script(b)
+	for _, want := range []string{
+		"# test/board.cue:20: no RPS or RFS on eth0: the SoC has one CPU",
+		"act net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'test/board.cue:20'",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("tune.sh lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"/rps_cpus'", "/rps_flow_cnt'"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("tune.sh writes %s on a one-CPU SoC", strings.Trim(bad, "/'"))
+		}
+	}
+}
+
 func TestSysctlConf(t *testing.T) {
 	b := testBoard()
 	b.Policy.Sysctls[1].Value = "30000"

@@ -32,6 +32,7 @@ for a in $(cat /proc/cmdline); do
 	boardc.mode=*) mode=${a#boardc.mode=} ;;
 	esac
 done
+ncpu=$(grep -c ^processor /proc/cpuinfo)
 
 say() { echo "boardc-target: $*"; }
 
@@ -73,6 +74,31 @@ norm() {
 	esac
 }
 
+# list_mask LIST prints the hex CPU mask of the CPU list LIST.
+list_mask() {
+	m=0
+	for c in $(norm list "$1"); do
+		m=$((m | (1 << c)))
+	done
+	printf '%x\n' "$m"
+}
+
+# eff_within N WANT prints the effective affinity list of IRQ N (where
+# the interrupt controller really delivers it) and succeeds when it is
+# not empty and every CPU in it is in the CPU list WANT.
+eff_within() {
+	eff=$(cat "/proc/irq/$1/effective_affinity_list")
+	printf '%s' "$eff"
+	[ -n "$eff" ] && ! norm list "$eff" | grep -qvxF "$(norm list "$2")"
+}
+
+# sysctl_ok PATH VALUE succeeds when /proc/sys/PATH reads back VALUE,
+# blanks aside; it leaves what it read in have.
+sysctl_ok() {
+	have=$(cat "/proc/sys/$1")
+	[ "$(norm text "$have")" = "$(norm text "$2")" ]
+}
+
 # cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
 # starting over past its end (the plan's order for IRQs sharing a name).
 cpu_at() { printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'; }
@@ -105,7 +131,7 @@ here=${0%/*}
 # shellcheck source=checks/cmdline.sh
 . "$here/checks/cmdline.sh"
 
-say "mode $mode on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+say "mode $mode on $(uname -r), $ncpu CPUs"
 if [ "$mode" = cmdline ]; then
 	check_cmdline
 	say "$passed passed, $failed failed"

@@ -10,6 +10,7 @@ set -eu
 
 board='ls2088a-rdb'
 pins_irqs=1
+policy_dir='/usr/libexec/boardc/irqbalance.d'
 
 # board_matches COMPATIBLE succeeds when a root compatible string names
 # this board (ls2088a-rdb/board.cue:14).
@@ -262,7 +263,6 @@ mode=apply
 force=0
 strict=0
 only_if=
-found_if=0
 only=irq,net,sysctl
 
 set_mode() {
@@ -462,7 +462,7 @@ check_daemons() {
 		case $comm in
 		irqbalance)
 			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq; then
-				warn "irqbalance is running and will move the IRQs pinned here; give it irqbalance-policy.sh as --policyscript or stop it"
+				warn "irqbalance is running and will move the IRQs pinned here; install irqbalance-policy.sh as $policy_dir/boardc-$board and the drop-in irqbalance.service.d/90-boardc-$board.conf, which runs it with --policyscript=$policy_dir, or stop it"
 			fi
 			seen_irqbalance=1
 			;;
@@ -749,11 +749,10 @@ END {
 	if chan_same "$want" "$now"; then
 		return 0
 	fi
+	chan_pending=$net_desc
 	if [ "$phase" = check ]; then
-		chan_pending=$net_desc
 		return 0
 	fi
-	chan_pending=$net_desc
 	case $mode in
 	dry-run) say "would set the channels of $net_dev to $want, now ${now:-none} ($3)" ;;
 	verify)
@@ -771,7 +770,7 @@ END {
 }
 
 # chan_same WANT NOW succeeds when every "key count" pair of WANT is in
-# NOW (as channelsAwk prints the counts).
+# NOW (as the awk program in channels prints the counts of ethtool -l).
 chan_same() {
 	have=" $2 "
 	# shellcheck disable=SC2086 # key count pairs, split on purpose
@@ -868,7 +867,6 @@ select_interface() {
 		if_descs=$name_descs
 		if_masters=$name_masters
 	fi
-	[ -z "$if_descs" ] || found_if=1
 }
 
 # netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
@@ -1058,7 +1056,7 @@ if [ "$mode" = apply ]; then
 		saved=$(cat -- "$state") || die 5 "cannot read $state"
 	fi
 fi
-if [ -n "$only_if" ] && [ "$found_if" = 0 ]; then
+if [ -n "$only_if" ] && [ -z "$if_descs" ]; then
 	say "$only_if is not an interface of board $board: nothing to do"
 	exit 0
 fi

@@ -59,7 +59,6 @@ mode=apply
 force=0
 strict=0
 only_if=
-found_if=0
 only=irq,net,sysctl
 
 set_mode() {

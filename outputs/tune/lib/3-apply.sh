@@ -213,11 +213,10 @@ END {
 	if chan_same "$want" "$now"; then
 		return 0
 	fi
+	chan_pending=$net_desc
 	if [ "$phase" = check ]; then
-		chan_pending=$net_desc
 		return 0
 	fi
-	chan_pending=$net_desc
 	case $mode in
 	dry-run) say "would set the channels of $net_dev to $want, now ${now:-none} ($3)" ;;
 	verify)
@@ -235,7 +234,7 @@ END {
 }
 
 # chan_same WANT NOW succeeds when every "key count" pair of WANT is in
-# NOW (as channelsAwk prints the counts).
+# NOW (as the awk program in channels prints the counts of ethtool -l).
 chan_same() {
 	have=" $2 "
 	# shellcheck disable=SC2086 # key count pairs, split on purpose

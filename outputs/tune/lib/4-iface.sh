@@ -72,7 +72,6 @@ select_interface() {
 		if_descs=$name_descs
 		if_masters=$name_masters
 	fi
-	[ -z "$if_descs" ] || found_if=1
 }
 
 # netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is

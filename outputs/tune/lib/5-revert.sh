@@ -136,7 +136,7 @@ if [ "$mode" = apply ]; then
 		saved=$(cat -- "$state") || die 5 "cannot read $state"
 	fi
 fi
-if [ -n "$only_if" ] && [ "$found_if" = 0 ]; then
+if [ -n "$only_if" ] && [ -z "$if_descs" ]; then
 	say "$only_if is not an interface of board $board: nothing to do"
 	exit 0
 fi

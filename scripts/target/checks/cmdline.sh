@@ -5,15 +5,6 @@
 
 # --- the kernel command line ------------------------------------------------
 
-# list_mask LIST prints the hex CPU mask of the CPU list LIST.
-list_mask() {
-	m=0
-	for c in $(norm list "$1"); do
-		m=$((m | (1 << c)))
-	done
-	printf '%x\n' "$m"
-}
-
 # check_cmdline compares the kernel's CPU isolation with the plan of the
 # command-line fragment it was booted with (/boardc/cmdline.plan): the
 # isolated CPUs (isolcpus=domain: /sys/devices/system/cpu/isolated), the

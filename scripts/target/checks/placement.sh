@@ -1,4 +1,4 @@
-# shellcheck shell=sh disable=SC2154 # plan, out and files are set by checks.sh
+# shellcheck shell=sh disable=SC2154 # plan, out, ncpu and files are set by checks.sh
 # SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)
 # Sourced by checks.sh, whose helpers and variables it uses.
 # What moves under tune.sh: queue counts, driver hints, IRQs after a
@@ -113,7 +113,6 @@ check_channels() {
 # to put it back where the hint says. The snapshot taken after this is
 # what --revert must restore.
 check_hints() {
-	ncpu=$(grep -c ^processor /proc/cpuinfo)
 	# shellcheck disable=SC2034 # the plan's record fields
 	while read -r kind name how list; do
 		if [ "$kind" != irq ] || [ "$how" != driver ]; then
@@ -124,7 +123,7 @@ check_hints() {
 			want=$(cpu_at "$list" "$k")
 			k=$((k + 1))
 			hint=$(cat "/proc/irq/$n/affinity_hint")
-			[ "$(norm mask "$hint")" = "$(norm mask "$(printf '%x' $((1 << want)))")" ]
+			[ "$(norm mask "$hint")" = "$(list_mask "$want")" ]
 			result "hint $name" $? "IRQ $n affinity_hint $hint, the description expects CPU $want"
 			away=$(((want + 1) % ncpu))
 			echo "$away" >"/proc/irq/$n/smp_affinity_list"
@@ -159,7 +158,6 @@ off_cpu() {
 # back from effective_affinity_list) and leave every other where it was
 # moved, and its --revert must restore the moved values exactly.
 check_iface_irqs() {
-	ncpu=$(grep -c ^processor /proc/cpuinfo)
 	# shellcheck disable=SC2013 # interface names, one word each
 	for ifn in $(awk '$1 == "ifirq" && !seen[$2]++ { print $2 }' "$plan"); do
 		ifirqs=$(awk -v i="$ifn" '$1 == "ifirq" && $2 == i { print $3 }' "$plan")
@@ -190,9 +188,7 @@ check_iface_irqs() {
 			[ "$how" = set ] || want=$(cpu_at "$list" "$k")
 			k=$((k + 1))
 			if echo "$ifirqs" | grep -qxF "$name"; then
-				eff=$(cat "/proc/irq/$n/effective_affinity_list")
-				extra=$(norm list "$eff" | grep -vxF "$(norm list "$want")")
-				if [ -n "$eff" ] && [ -z "$extra" ]; then
+				if eff=$(eff_within "$n" "$want"); then
 					placed="$placed $n:$name=$eff"
 				else
 					bad="$bad $n:$name effective ${eff:-empty}, want $want;"
@@ -234,9 +230,8 @@ check_boot_files() {
 		result "sysctl.d ${conf##*/}: sysctl -p" $? "$(tr '\n' ';' </tmp/sysctl.out)"
 		while read -r kind a b c; do
 			[ "$kind" = sysctl ] || continue
-			have=$(cat "/proc/sys/$a")
 			want=$b${c:+ $c}
-			[ "$(norm text "$have")" = "$(norm text "$want")" ]
+			sysctl_ok "$a" "$want"
 			result "sysctl.d $a" $? "/proc/sys/$a is $have, want $want"
 		done <"$plan"
 	done

@@ -4,8 +4,6 @@
 # tune.sh on the running kernel: interfaces found by hardware, then
 # apply, verify, read back and revert, twice, with a tampered value.
 
-# --- runtime: tune.sh and the irqbalance policy ------------------------------
-
 # --- interfaces: found by hardware, whatever their names --------------------
 
 # of_node_of DIR prints the device-tree path of the of_node of the netdev
@@ -136,9 +134,7 @@ check_readback() {
 				want=$c
 				[ "$b" = set ] || want=$(cpu_at "$c" "$k")
 				k=$((k + 1))
-				eff=$(cat "/proc/irq/$n/effective_affinity_list")
-				extra=$(norm list "$eff" | grep -vxF "$(norm list "$want")")
-				if [ -n "$eff" ] && [ -z "$extra" ]; then
+				if eff=$(eff_within "$n" "$want"); then
 					result "irq $a" 0 "IRQ $n effective affinity $eff, want $want ($b)"
 				else
 					result "irq $a" 1 "IRQ $n effective affinity ${eff:-empty}, want $want ($b)"
@@ -160,9 +156,8 @@ check_readback() {
 			result "rpsflow $a rx-$b" $? "$f is $have, want $c"
 			;;
 		sysctl)
-			have=$(cat "/proc/sys/$a")
 			want=$b${c:+ $c}
-			[ "$(norm text "$have")" = "$(norm text "$want")" ]
+			sysctl_ok "$a" "$want"
 			result "sysctl $a" $? "/proc/sys/$a is $have, want $want"
 			;;
 		esac
