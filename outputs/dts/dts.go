@@ -148,7 +148,7 @@ func plan(b *ir.Board) []*dtNode {
 func ancestorsNeedingRanges(b *ir.Board) []*ir.Bus {
 	need := map[*ir.Bus]bool{}
 	for _, m := range b.SoC.Masters {
-		chain := append([]*ir.Bus{m.Bus}, m.Bus.Ancestors()...)
+		chain := m.BusPath()
 		top := -1
 		for i, bus := range chain {
 			if len(bus.DMARanges) > 0 {
