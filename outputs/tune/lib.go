@@ -11,7 +11,7 @@ import (
 // values, applying them, finding interfaces, and revert with the main
 // flow. It must stay POSIX sh (dash, busybox ash) and shellcheck-clean.
 // It calls the board's part (actions, board_matches) and reads its
-// variables (board, pins_irqs, policy_dir), so shellcheck checks it inside each
+// variables (board, pins_irqs), so shellcheck checks it inside each
 // generated tune.sh rather than alone. Its awk programs are
 // single-quoted and hold no single quote.
 //

@@ -31,7 +31,6 @@ func script(b *ir.Board) outputs.File {
 		pins = 1
 	}
 	p.P("pins_irqs=", pins)
-	p.P("policy_dir=", outputs.Str(PolicyDir))
 	p.P()
 
 	o := outputs.From(ir.RefCompatible, b.CompatiblePos)

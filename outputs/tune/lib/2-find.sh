@@ -124,7 +124,7 @@ check_daemons() {
 		case $comm in
 		irqbalance)
 			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq; then
-				warn "irqbalance is running and will move the IRQs pinned here; install irqbalance-policy.sh as $policy_dir/boardc-$board and the drop-in irqbalance.service.d/90-boardc-$board.conf, which runs it with --policyscript=$policy_dir, or stop it"
+				warn "irqbalance is running and will move the IRQs pinned here; give it irqbalance-policy.sh as --policyscript or stop it"
 			fi
 			seen_irqbalance=1
 			;;
