@@ -383,7 +383,7 @@ func TestRootDaemons(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("apply: %v", r)
 	}
-	for _, want := range []string{"warning: irqbalance is running", "warning: TuneD is running"} {
+	for _, want := range []string{"warning: irqbalance is running", "the directory holding irqbalance-policy.sh as --policyscript", "warning: TuneD is running"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("no %q: %v", want, r)
 		}

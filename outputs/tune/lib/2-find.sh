@@ -124,7 +124,7 @@ check_daemons() {
 		case $comm in
 		irqbalance)
 			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq; then
-				warn "irqbalance is running and will move the IRQs pinned here; give it irqbalance-policy.sh as --policyscript or stop it"
+				warn "irqbalance is running and will move the IRQs pinned here; give it the directory holding irqbalance-policy.sh as --policyscript (the irqbalance.service.d drop-in does) or stop it"
 			fi
 			seen_irqbalance=1
 			;;

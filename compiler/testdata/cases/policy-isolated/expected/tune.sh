@@ -10,7 +10,6 @@ set -eu
 
 board='policy-isolated'
 pins_irqs=1
-policy_dir='/usr/libexec/boardc/irqbalance.d'
 
 # board_matches COMPATIBLE succeeds when a root compatible string names
 # this board (board.cue:8).
@@ -289,7 +288,7 @@ check_daemons() {
 		case $comm in
 		irqbalance)
 			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq; then
-				warn "irqbalance is running and will move the IRQs pinned here; install irqbalance-policy.sh as $policy_dir/boardc-$board and the drop-in irqbalance.service.d/90-boardc-$board.conf, which runs it with --policyscript=$policy_dir, or stop it"
+				warn "irqbalance is running and will move the IRQs pinned here; give it the directory holding irqbalance-policy.sh as --policyscript (the irqbalance.service.d drop-in does) or stop it"
 			fi
 			seen_irqbalance=1
 			;;
