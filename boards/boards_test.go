@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/fdt"
 	"boardc.dev/boardc/internal/golden"
@@ -24,7 +24,7 @@ import (
 func boardDirs(t *testing.T) []string { return intree.Dirs(t, ".") }
 
 // compile compiles an in-tree board once for the whole test binary.
-func compile(t *testing.T, dir string) *compiler.Result { return intree.Compile(t, dir) }
+func compile(t *testing.T, dir string) *boardc.Result { return intree.Compile(t, dir) }
 
 func TestGolden(t *testing.T) {
 	for _, dir := range boardDirs(t) {
@@ -74,7 +74,7 @@ func TestReferenceBoards(t *testing.T) {
 }
 
 // output returns the generated file name of the board's result.
-func output(t *testing.T, r *compiler.Result, name string) []byte {
+func output(t *testing.T, r *boardc.Result, name string) []byte {
 	t.Helper()
 	for _, f := range r.Files {
 		if f.Path == name {
@@ -88,7 +88,7 @@ func output(t *testing.T, r *compiler.Result, name string) []byte {
 // overlay returns the board's .dtso, or nil for a board whose fragment
 // deletes a property: an overlay cannot, so it checks that none was
 // written (check BC0105), and the caller has no overlay to test.
-func overlay(t *testing.T, r *compiler.Result) []byte {
+func overlay(t *testing.T, r *boardc.Result) []byte {
 	t.Helper()
 	deletes := r.Board.SoC.OverlayDeletes()
 	for _, f := range r.Files {

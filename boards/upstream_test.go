@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -118,13 +118,13 @@ func TestBaseTree(t *testing.T) {
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
 	root, inc, _ := testtool.UpstreamTree(t, "..")
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	checked := 0
 	for _, dir := range boardDirs(t) {
-		r := c.Compile(dir, compiler.Options{BaseTree: func(b *ir.Board) (*basetree.Tree, error) {
+		r := c.Compile(dir, boardc.Options{BaseTree: func(b *ir.Board) (*basetree.Tree, error) {
 			if b.DTS == "" {
 				return nil, nil
 			}

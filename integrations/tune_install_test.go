@@ -47,7 +47,7 @@ func tuneBoardDirs(t *testing.T) map[string]string {
 	}
 	for b, tf := range tuneBoards {
 		if tf.testCase != "" {
-			dirs[b] = filepath.Join(root, "compiler", "testdata", "cases", tf.testCase)
+			dirs[b] = filepath.Join(root, "testdata", "cases", tf.testCase)
 		} else if dirs[b] == "" {
 			t.Fatalf("tuneBoards names %s, which is not an in-tree board", b)
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/internal/fdt"
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/testtool"
@@ -173,7 +172,7 @@ func TestHostileModelTree(t *testing.T) {
 // long one wraps).
 func sameCode(t *testing.T, path string, want, got []byte) {
 	t.Helper()
-	if path == compiler.ManifestPath {
+	if path == outputs.ManifestPath {
 		return
 	}
 	if diff := cmp.Diff(code(want), code(got)); diff != "" {

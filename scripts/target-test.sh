@@ -179,7 +179,7 @@ go run ./internal/targetplan "$board" >"$work/plan"
 # The kernel command line: boards/qemu-virt isolates no CPU, so the
 # fragment is that of a description that does, the compiler's case
 # policy-isolated (two of four CPUs), built by boardc as any board is.
-iso=compiler/testdata/cases/policy-isolated
+iso=testdata/cases/policy-isolated
 "$work/boardc" build -q -o "$work/iso" "$iso"
 frag=$(grep -v '^#' "$work/iso/policy-isolated/cmdline.txt")
 [ -n "$frag" ] || fail "$iso: cmdline.txt has no fragment"

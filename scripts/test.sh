@@ -63,7 +63,7 @@ go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles|TestGolden)$' ./
 # deadline; load only makes it slower. Minimizing a new input is bounded
 # by a count too, which keeps the budget for exploring; about 20 s and
 # 17 s here on 2 idle cores.
-go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20000x -fuzzminimizetime 100x ./compiler/
+go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20000x -fuzzminimizetime 100x .
 # The schema built into descriptions must accept what #Board accepts.
 go test -run '^$' -fuzz '^FuzzSameVerdict$' -fuzztime 15000x -fuzzminimizetime 100x ./compiler/load/
 # The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 )
 
 // boardRule is the rule, as the help texts print it, by which a trailing
@@ -126,15 +126,15 @@ func scanTopLevel(file string) (name, soc bool, err error) {
 // one Compiler each (a Compiler is not safe for concurrent use). The
 // results are in the order of paths, so that printing and writing them is
 // the same as for one call per board.
-func compileAll(paths []string, opts compiler.Options) ([]*compiler.Result, error) {
-	results := make([]*compiler.Result, len(paths))
+func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
+	results := make([]*boardc.Result, len(paths))
 	workers := min(runtime.GOMAXPROCS(0), len(paths))
 	jobs := make(chan int)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			comp, err := compiler.New()
+			comp, err := boardc.New()
 			errs[w] = err
 			for i := range jobs {
 				if err == nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/outputs"
 )
 
@@ -139,13 +139,13 @@ func checkOutDir(dir string) error {
 // dir/board.cue are one board when that file is the whole package: the
 // outputs are the same) and is an error when two BOARDs declare the same
 // name otherwise: both would write DIR/<name>/.
-func distinctNames(paths []string, results []*compiler.Result) ([]*compiler.Result, error) {
+func distinctNames(paths []string, results []*boardc.Result) ([]*boardc.Result, error) {
 	type first struct {
 		path, dir string
-		r         *compiler.Result
+		r         *boardc.Result
 	}
 	seen := map[string]first{}
-	var out []*compiler.Result
+	var out []*boardc.Result
 	for i, r := range results {
 		dir := boardDir(paths[i])
 		if f, ok := seen[r.Board.Name]; ok {
@@ -189,7 +189,7 @@ func boardDir(path string) string {
 // writeOutputs writes the set of each result to outDir/<board>/ (see
 // write.go), listing what changed when verbose. The caller holds outDir's
 // lock (lockOut).
-func writeOutputs(cmd *cobra.Command, outDir string, results []*compiler.Result, verbose bool) error {
+func writeOutputs(cmd *cobra.Command, outDir string, results []*boardc.Result, verbose bool) error {
 	for _, r := range results {
 		ch, err := writeSet(outDir, r.Board.Name, r.Files)
 		if err != nil {

@@ -20,15 +20,15 @@ func newChecks() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
 			if len(args) == 1 {
-				c := check.Lookup(args[0])
-				if c == nil {
+				c, ok := check.Lookup(args[0])
+				if !ok {
 					return usageError(cmd, fmt.Errorf("no code or check %q (boardc checks lists them)", args[0]))
 				}
-				fmt.Fprintf(w, "%s %s (%s)\n\n%s\n", c.Code, c.Name, c.Severity, wrap(c.Doc, 76))
+				fmt.Fprintf(w, "%s %s (%s)\n\n%s\n", c.ID, c.Name, c.Severity, wrap(c.Doc, 76))
 				return nil
 			}
-			for _, c := range check.All() {
-				fmt.Fprintf(w, "%s  %-30s %-7s\n", c.Code, c.Name, c.Severity)
+			for _, c := range check.Codes() {
+				fmt.Fprintf(w, "%s  %-30s %-7s\n", c.ID, c.Name, c.Severity)
 				fmt.Fprintf(w, "%s\n\n", indent(wrap(c.Doc, 70), "        "))
 			}
 			return nil

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 )
 
 // depfile returns a Make dependency file for the results: one rule whose
@@ -18,7 +18,7 @@ import (
 // binary itself (a new boardc may generate other bytes); then an empty
 // rule per prerequisite (as gcc -MP writes) so that make does not fail
 // when an input is deleted or renamed.
-func depfile(outDir string, targets []string, results []*compiler.Result) []byte {
+func depfile(outDir string, targets []string, results []*boardc.Result) []byte {
 	wd, _ := os.Getwd()
 	if len(targets) == 0 {
 		for _, r := range results {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/internal/intree"
 )
 
@@ -56,7 +56,7 @@ func TestExpandBoards(t *testing.T) {
 func TestDepfileInputs(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	r := intree.Compile(t, filepath.Join("..", "..", "boards", "espressobin"))
-	dep := string(depfile("out", []string{"stamp"}, []*compiler.Result{r}))
+	dep := string(depfile("out", []string{"stamp"}, []*boardc.Result{r}))
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

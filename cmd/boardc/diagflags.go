@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -41,13 +41,13 @@ func (f *diagFlags) validate() error {
 	return err
 }
 
-func (f *diagFlags) options() compiler.Options {
-	return compiler.Options{WarningsAsErrors: f.werror, BaseTree: f.baseTree}
+func (f *diagFlags) options() boardc.Options {
+	return boardc.Options{WarningsAsErrors: f.werror, BaseTree: f.baseTree}
 }
 
 // print reports the diagnostics of every result: text to stderr, the
 // machine formats (json, sarif, github) to stdout.
-func (f *diagFlags) print(stdout, stderr io.Writer, rs []*compiler.Result) error {
+func (f *diagFlags) print(stdout, stderr io.Writer, rs []*boardc.Result) error {
 	var all diag.List
 	for _, r := range rs {
 		for _, d := range r.Diagnostics {

@@ -11,7 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 )
 
 func newDiff() *cobra.Command {
@@ -54,14 +54,14 @@ reading DIR.
 // compileArgs expands the BOARD arguments, compiles them in parallel and
 // prints their diagnostics. It returns exitError{exitDiags} when any
 // description has errors.
-func compileArgs(cmd *cobra.Command, args []string, f *diagFlags) ([]*compiler.Result, error) {
+func compileArgs(cmd *cobra.Command, args []string, f *diagFlags) ([]*boardc.Result, error) {
 	_, results, err := compileBoards(cmd, args, f)
 	return results, err
 }
 
 // compileBoards is compileArgs that also returns the expanded BOARD
 // arguments, one per result.
-func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, []*compiler.Result, error) {
+func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, []*boardc.Result, error) {
 	paths, err := expandBoards(args)
 	if err != nil {
 		return nil, nil, usageError(cmd, err)
@@ -86,7 +86,7 @@ func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, [
 // reportDrift prints the drift of every result against dir to stdout and
 // a summary to stderr; it returns exitError{exitDiags} on drift and
 // exitError{exitIO} when dir cannot be read.
-func reportDrift(cmd *cobra.Command, dir string, results []*compiler.Result) error {
+func reportDrift(cmd *cobra.Command, dir string, results []*boardc.Result) error {
 	// A build writing into dir swaps sets under an exclusive lock: wait
 	// for it rather than read half of a swap.
 	if unlock, err := lockFile(filepath.Join(dir, lockName), false); err == nil {
@@ -110,7 +110,7 @@ func reportDrift(cmd *cobra.Command, dir string, results []*compiler.Result) err
 // drift writes a unified diff from each file under dir to the result's
 // generated file, and returns how many files differ. The temporary files
 // of an interrupted write are not compared.
-func drift(w io.Writer, dir string, r *compiler.Result) (int, error) {
+func drift(w io.Writer, dir string, r *boardc.Result) (int, error) {
 	gen := map[string][]byte{}
 	var names []string
 	for _, f := range r.Files {

@@ -9,8 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"boardc.dev/boardc/compiler"
-	"boardc.dev/boardc/compiler/check"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/outputs"
 )
@@ -53,11 +52,11 @@ board does not load, 2 usage error.`,
   boardc explain boards/espressobin /sys/class/net/eth0/queues/rx-0/rps_cpus`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			comp, err := compiler.New()
+			comp, err := boardc.New()
 			if err != nil {
 				return err
 			}
-			r := comp.Compile(args[0], compiler.Options{})
+			r := comp.Compile(args[0], boardc.Options{})
 			if r.Board == nil {
 				if err := r.Diagnostics.WriteText(cmd.ErrOrStderr()); err != nil {
 					return err
@@ -121,7 +120,7 @@ type explainLine struct {
 
 // explainWhat works out the chain behind what, or returns nil when
 // nothing matches.
-func explainWhat(r *compiler.Result, what string) *explanation {
+func explainWhat(r *boardc.Result, what string) *explanation {
 	b := r.Board
 	q := resolve(b, r.Files, what)
 	if len(q.refs) == 0 {
@@ -133,7 +132,7 @@ func explainWhat(r *compiler.Result, what string) *explanation {
 		Board:     b.Name,
 		Facts:     []explainFact{},
 		Masters:   []explainMaster{},
-		ChecksRan: len(check.All()),
+		ChecksRan: len(r.Checks),
 		diags:     relatedDiags(r.Diagnostics, shown),
 		Generated: generatedLines(r.Files, q.lineRefs(), q.name),
 		files:     len(r.Files),

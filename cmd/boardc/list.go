@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/diag"
 )
 
@@ -87,7 +87,7 @@ for a board that does not load.
 
 // listJSON prints the boards as list --json does, and fails like list
 // when any does not load.
-func listJSON(cmd *cobra.Command, paths []string, results []*compiler.Result) error {
+func listJSON(cmd *cobra.Command, paths []string, results []*boardc.Result) error {
 	entries := make([]listEntry, len(results))
 	failed := false
 	for i, r := range results {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/outputs/report"
@@ -105,7 +105,7 @@ func reportFlag(c *cobra.Command, on *bool) {
 // see it). It makes the reports before build writes anything, so that a
 // failing layout writes nothing, and returns the function that writes
 // them under the lock of outDir (one that does nothing when off).
-func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result, on, verbose bool) (func() error, error) {
+func buildReports(cmd *cobra.Command, outDir string, results []*boardc.Result, on, verbose bool) (func() error, error) {
 	if !on {
 		return func() error { return nil }, nil
 	}
@@ -115,7 +115,7 @@ func buildReports(cmd *cobra.Command, outDir string, results []*compiler.Result,
 // makeReports makes every board's report and returns the function that
 // writes each to dir(board); its caller holds the lock of the directory
 // above (lockOut).
-func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board string) string, verbose bool) (func() error, error) {
+func makeReports(cmd *cobra.Command, results []*boardc.Result, dir func(board string) string, verbose bool) (func() error, error) {
 	// Each layout is a process of its own: up to GOMAXPROCS at once.
 	files := make([][]outputs.File, len(results))
 	errs := make([]error, len(results))
@@ -151,7 +151,7 @@ func makeReports(cmd *cobra.Command, results []*compiler.Result, dir func(board 
 }
 
 // reportFiles makes a compiled board's report.
-func reportFiles(r *compiler.Result) ([]outputs.File, error) {
+func reportFiles(r *boardc.Result) ([]outputs.File, error) {
 	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
 	in.Source = readSources(r.Board)
 	dot := report.DOT(in)

@@ -22,8 +22,8 @@ type rule struct {
 // and the checks', by code.
 func rules() []rule {
 	var out []rule
-	for _, c := range check.All() {
-		out = append(out, rule{c.Code, c.Name, c.Doc, c.Severity})
+	for _, c := range check.Codes() {
+		out = append(out, rule{c.ID, c.Name, c.Doc, c.Severity})
 	}
 	return out
 }

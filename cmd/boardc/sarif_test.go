@@ -11,7 +11,7 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"boardc.dev/boardc/compiler/check"
-	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/internal/synth"
 )
 
@@ -55,7 +55,7 @@ func TestSARIF(t *testing.T) {
 	}
 	// The validator is not vacuous: a level SARIF does not define fails.
 	rep := sarifReport(nil)
-	rep.Runs[0].AddResult(sarif.NewRuleResult(load.CodeLoad).WithLevel("fatal").WithMessage(sarif.NewTextMessage("x")))
+	rep.Runs[0].AddResult(sarif.NewRuleResult(diag.Parse.ID).WithLevel("fatal").WithMessage(sarif.NewTextMessage("x")))
 	if err := rep.Validate(); err == nil {
 		t.Error("Validate accepted a result of level fatal")
 	}
@@ -126,9 +126,9 @@ func checkSARIF(t *testing.T, data []byte, results int) {
 			t.Errorf("rule %s: name %q, no description", r.ID, r.Name)
 		}
 	}
-	codes := []string{load.CodeLoad, load.CodeSchema, load.CodeUnknown, load.CodeMissing, load.CodeReference}
+	codes := []string{diag.Parse.ID, diag.Schema.ID, diag.Unknown.ID, diag.Missing.ID, diag.Reference.ID}
 	for _, c := range check.All() {
-		codes = append(codes, c.Code)
+		codes = append(codes, c.ID)
 	}
 	for _, c := range codes {
 		if _, ok := index[c]; !ok {

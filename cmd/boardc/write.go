@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"boardc.dev/boardc/compiler"
 	"boardc.dev/boardc/outputs"
 )
 
@@ -210,12 +209,12 @@ func writeSet(outDir, name string, files []outputs.File) (setChange, error) {
 // included; only itself when there is none or it does not parse (then
 // no other file is known to be boardc's).
 func previousFiles(dir string) map[string]bool {
-	listed := map[string]bool{compiler.ManifestPath: true}
-	data, err := os.ReadFile(filepath.Join(dir, compiler.ManifestPath))
+	listed := map[string]bool{outputs.ManifestPath: true}
+	data, err := os.ReadFile(filepath.Join(dir, outputs.ManifestPath))
 	if err != nil {
 		return listed
 	}
-	var m compiler.Manifest
+	var m outputs.Manifest
 	if json.Unmarshal(data, &m) != nil {
 		return listed
 	}

@@ -9,11 +9,12 @@ import (
 
 // BaseCells finds cell counts that differ from the base tree's.
 var BaseCells = &Check{
-	Code: "BC0603", Name: "base-cells", Severity: diag.Error, NeedsBase: true,
-	Doc: "A bus's #address-cells or #size-cells, or the root's, differs from the node's in the base " +
-		"tree (a node without them has the specification's defaults, 2 and 1). The fragment writes " +
-		"dma-ranges in the description's cell counts; in a tree with other counts the kernel reads " +
-		"other numbers than those written, and dtc warns or the translation is wrong.",
+	Code: diag.Code{ID: "BC0603", Name: "base-cells", Severity: diag.Error,
+		Doc: "A bus's #address-cells or #size-cells, or the root's, differs from the node's in the base " +
+			"tree (a node without them has the specification's defaults, 2 and 1). The fragment writes " +
+			"dma-ranges in the description's cell counts; in a tree with other counts the kernel reads " +
+			"other numbers than those written, and dtc warns or the translation is wrong."},
+	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		s := &p.Board.SoC

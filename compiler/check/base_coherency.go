@@ -9,15 +9,16 @@ import (
 
 // BaseCoherency finds masters whose coherency differs from upstream's.
 var BaseCoherency = &Check{
-	Code: "BC0607", Name: "base-coherency", Severity: diag.Warning, NeedsBase: true,
-	Doc: "The description and the base tree disagree on whether a master is DMA-coherent, as " +
-		"of_dma_is_coherent() (drivers/of/address.c) answers for its node: walking up from the " +
-		"node, the first dma-coherent or dma-noncoherent decides. The message says which one the " +
-		"built tree has. A warning where the built tree contradicts the description: upstream " +
-		"marks the node (or a bus above it) dma-coherent and the description neither marks it nor " +
-		"opts it out, so the fragment leaves upstream's dma-coherent in place; state a verified " +
-		"fact, or opt out with a reason. Info where the built tree follows the description: the " +
-		"fragment adds dma-coherent that upstream lacks, or an opt-out deletes upstream's.",
+	Code: diag.Code{ID: "BC0607", Name: "base-coherency", Severity: diag.Warning,
+		Doc: "The description and the base tree disagree on whether a master is DMA-coherent, as " +
+			"of_dma_is_coherent() (drivers/of/address.c) answers for its node: walking up from the " +
+			"node, the first dma-coherent or dma-noncoherent decides. The message says which one the " +
+			"built tree has. A warning where the built tree contradicts the description: upstream " +
+			"marks the node (or a bus above it) dma-coherent and the description neither marks it nor " +
+			"opts it out, so the fragment leaves upstream's dma-coherent in place; state a verified " +
+			"fact, or opt out with a reason. Info where the built tree follows the description: the " +
+			"fragment adds dma-coherent that upstream lacks, or an opt-out deletes upstream's."},
+	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		for _, m := range p.Board.SoC.Masters {

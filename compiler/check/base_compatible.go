@@ -11,11 +11,12 @@ import (
 
 // BaseCompatible finds compatibles that differ from the base tree's.
 var BaseCompatible = &Check{
-	Code: "BC0602", Name: "base-compatible", Severity: diag.Error, NeedsBase: true,
-	Doc: "A master's compatible list, or the board's, differs from the node's compatible in the " +
-		"base tree. The generated C chooses DMA widths by compatible and the verifier module finds " +
-		"devices by it; a compatible the running tree does not have matches nothing. The board's " +
-		"list is compared with the root node's.",
+	Code: diag.Code{ID: "BC0602", Name: "base-compatible", Severity: diag.Error,
+		Doc: "A master's compatible list, or the board's, differs from the node's compatible in the " +
+			"base tree. The generated C chooses DMA widths by compatible and the verifier module finds " +
+			"devices by it; a compatible the running tree does not have matches nothing. The board's " +
+			"list is compared with the root node's."},
+	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		quote := func(ss []string) string { return `["` + strings.Join(ss, `", "`) + `"]` }

@@ -10,14 +10,15 @@ import (
 
 // BaseCPUs finds a CPU topology that differs from the base tree's.
 var BaseCPUs = &Check{
-	Code: "BC0605", Name: "base-cpus", Severity: diag.Error, NeedsBase: true,
-	Doc: "The description's CPU count, clusters or core types differ from the base tree's /cpus: the " +
-		"CPU nodes (device_type \"cpu\", numbered in tree order as arch/arm64/kernel/smp.c numbers " +
-		"them), grouped by cpu-map's leaf clusters (drivers/base/arch_topology.c), or by shared " +
-		"next-level-cache where there is no cpu-map. IRQ pinning, steering masks, DPIO tables and " +
-		"stash destinations are computed from the description's topology; on other CPUs they " +
-		"pin to CPUs that do not exist or split a cache. A tree that says nothing about clusters " +
-		"is not compared on them.",
+	Code: diag.Code{ID: "BC0605", Name: "base-cpus", Severity: diag.Error,
+		Doc: "The description's CPU count, clusters or core types differ from the base tree's /cpus: the " +
+			"CPU nodes (device_type \"cpu\", numbered in tree order as arch/arm64/kernel/smp.c numbers " +
+			"them), grouped by cpu-map's leaf clusters (drivers/base/arch_topology.c), or by shared " +
+			"next-level-cache where there is no cpu-map. IRQ pinning, steering masks, DPIO tables and " +
+			"stash destinations are computed from the description's topology; on other CPUs they " +
+			"pin to CPUs that do not exist or split a cache. A tree that says nothing about clusters " +
+			"is not compared on them."},
+	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		s := &p.Board.SoC

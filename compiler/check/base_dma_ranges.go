@@ -10,13 +10,14 @@ import (
 
 // BaseDMARanges finds a bus whose dma-ranges differ from the base tree's.
 var BaseDMARanges = &Check{
-	Code: "BC0604", Name: "base-dma-ranges", Severity: diag.Warning, NeedsBase: true,
-	Doc: "A bus's dmaRanges differ from the dma-ranges of its node in the base tree, or one of the two " +
-		"has them and the other does not. The fragment writes the description's dma-ranges over " +
-		"upstream's, so the built tree has the description's where it states them and upstream's " +
-		"where it does not; either way the DMA width checks and the running kernel may not see the " +
-		"same translation. Upstream's are decoded with the base tree's cell counts " +
-		"(devicetree specification 2.3.9: child address, parent address, size).",
+	Code: diag.Code{ID: "BC0604", Name: "base-dma-ranges", Severity: diag.Warning,
+		Doc: "A bus's dmaRanges differ from the dma-ranges of its node in the base tree, or one of the two " +
+			"has them and the other does not. The fragment writes the description's dma-ranges over " +
+			"upstream's, so the built tree has the description's where it states them and upstream's " +
+			"where it does not; either way the DMA width checks and the running kernel may not see the " +
+			"same translation. Upstream's are decoded with the base tree's cell counts " +
+			"(devicetree specification 2.3.9: child address, parent address, size)."},
+	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		for _, b := range p.Board.SoC.Buses {

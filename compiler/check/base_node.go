@@ -9,13 +9,14 @@ import (
 
 // BaseNode finds labels and node paths the base tree does not have.
 var BaseNode = &Check{
-	Code: "BC0601", Name: "base-node", Severity: diag.Error, NeedsBase: true,
-	Doc: "A bus's or master's label or node path, or a master's iommu label, is not in the base " +
-		"tree (the board's dts: compiled, or --dtb), or the label names another node than the " +
-		"path the description gives. The fragment refers to nodes by label (&crypto) or path " +
-		"(&{/soc/...}); dtc stops on a reference it cannot resolve (\"Label or path ... not found\"), " +
-		"and a label on another node puts the properties on the wrong device. A tree without " +
-		"/__symbols__ (a .dtb not built with dtc -@) has no labels to check: that is said once, as info.",
+	Code: diag.Code{ID: "BC0601", Name: "base-node", Severity: diag.Error,
+		Doc: "A bus's or master's label or node path, or a master's iommu label, is not in the base " +
+			"tree (the board's dts: compiled, or --dtb), or the label names another node than the " +
+			"path the description gives. The fragment refers to nodes by label (&crypto) or path " +
+			"(&{/soc/...}); dtc stops on a reference it cannot resolve (\"Label or path ... not found\"), " +
+			"and a label on another node puts the properties on the wrong device. A tree without " +
+			"/__symbols__ (a .dtb not built with dtc -@) has no labels to check: that is said once, as info."},
+	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		labels := t.HasLabels()

@@ -10,12 +10,13 @@ import (
 // BaseStatus finds masters whose enabled differs from the base tree's
 // status.
 var BaseStatus = &Check{
-	Code: "BC0606", Name: "base-status", Severity: diag.Warning, NeedsBase: true,
-	Doc: "A master's enabled differs from its node's status in the base tree (enabled: no status, " +
-		"\"okay\" or \"ok\", as of_device_is_available() reads it). The fragment does not write " +
-		"status, so the built tree has upstream's: a master the description enables but upstream " +
-		"disables is never bound, and its mask setup, IRQ pins and steering find nothing; one the " +
-		"description disables but upstream enables is bound without the description's policy.",
+	Code: diag.Code{ID: "BC0606", Name: "base-status", Severity: diag.Warning,
+		Doc: "A master's enabled differs from its node's status in the base tree (enabled: no status, " +
+			"\"okay\" or \"ok\", as of_device_is_available() reads it). The fragment does not write " +
+			"status, so the built tree has upstream's: a master the description enables but upstream " +
+			"disables is never bound, and its mask setup, IRQ pins and steering find nothing; one the " +
+			"description disables but upstream enables is bound without the description's policy."},
+	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		for _, m := range p.Board.SoC.Masters {

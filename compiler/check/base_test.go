@@ -47,7 +47,7 @@ const cleanBase = `/dts-v1/;
 // base-tree finding, and without a tree none of the checks runs.
 func TestBaseClean(t *testing.T) {
 	b := board()
-	for _, d := range RunWith(b, baseOf(t, cleanBase)) {
+	for _, d := range RunWith(b, baseOf(t, cleanBase)).Diagnostics {
 		if strings.HasPrefix(d.Code, "BC06") {
 			t.Errorf("clean board against its tree: %s", d)
 		}
@@ -59,13 +59,13 @@ func TestBaseClean(t *testing.T) {
 func TestBaseWaiver(t *testing.T) {
 	tree := baseOf(t, strings.Replace(cleanBase, "dma: dma@2 {", "dma: dma@2 { status = \"disabled\";", 1))
 	b := board()
-	if got := codes(RunWith(b, tree)); !slices.Contains(got, "BC0606:warning") {
+	if got := codes(RunWith(b, tree).Diagnostics); !slices.Contains(got, "BC0606:warning") {
 		t.Fatalf("findings %v, want BC0606 for the disabled dma node", got)
 	}
 	b.Waivers = []ir.Waiver{{Check: "BC0606", On: "soc.masters.dma", Reason: "the bootloader enables it", Pos: pos(60), OnPos: pos(61)}}
 	finish(b)
 	b.Waivers[0].Target = "soc.masters.dma"
-	if got := codes(RunWith(b, tree)); slices.Contains(got, "BC0606:warning") || slices.Contains(got, "BC0011:warning") {
+	if got := codes(RunWith(b, tree).Diagnostics); slices.Contains(got, "BC0606:warning") || slices.Contains(got, "BC0011:warning") {
 		t.Errorf("with the tree: findings %v, want the BC0606 waived and the waiver used", got)
 	}
 	if got := codes(Run(b)); slices.Contains(got, "BC0011:warning") {

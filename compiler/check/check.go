@@ -1,7 +1,7 @@
 // Package check runs the semantic checks over a lowered board. It is
-// modelled on golang.org/x/tools/go/analysis: each check is a small value
-// with a stable code, a name, a severity, a one-paragraph doc and a run
-// function, one file per check, all registered in All.
+// modelled on golang.org/x/tools/go/analysis: each check is a small value,
+// its code (diag.Code: a stable ID, a name, a severity, a one-paragraph
+// doc) and a run function, one file per check, all registered in All.
 package check
 
 import (
@@ -15,14 +15,8 @@ import (
 
 // Check is one semantic check.
 type Check struct {
-	// Code is the stable code printed in diagnostics, e.g. "BC0101".
-	Code string
-	// Name is a short kebab-case name.
-	Name string
-	// Severity is the severity of the check's findings.
-	Severity diag.Severity
-	// Doc is one paragraph: what the check finds and what it costs.
-	Doc string
+	// Code is what the check's findings carry.
+	diag.Code
 	// NeedsBase marks a check on the base tree (base*.go): it runs only
 	// when the board is checked against one, and Pass.Base is never nil
 	// in its Run.
@@ -56,7 +50,7 @@ func (p *Pass) Report(on ir.Ref, pos ir.Pos, msg string, notes ...diag.Note) {
 // for checks whose findings come in two strengths.
 func (p *Pass) ReportSeverity(s diag.Severity, on ir.Ref, pos ir.Pos, msg string, notes ...diag.Note) {
 	p.found = append(p.found, finding{d: diag.Diagnostic{
-		Pos: pos, Severity: s, Code: p.check.Code, Message: msg, Notes: notes, Ref: on,
+		Pos: pos, Severity: s, Code: p.check.ID, Message: msg, Notes: notes, Ref: on,
 	}})
 }
 
@@ -70,25 +64,50 @@ func Note(pos ir.Pos, format string, args ...any) diag.Note {
 	return diag.Note{Pos: pos, Message: fmt.Sprintf(format, args...)}
 }
 
-// Lookup returns the check with the given code or name, or nil.
-func Lookup(codeOrName string) *Check {
+// Codes returns every code a diagnostic can carry, sorted by ID: the
+// loader's (diag.Loader), the waivers' and every check's. It is what
+// boardc checks explains and SARIF lists as rules.
+func Codes() []diag.Code {
+	out := append(diag.Loader(), WaiverReason, WaiverUnused, WaiverTarget)
 	for _, c := range All() {
-		if c.Code == codeOrName || c.Name == codeOrName {
-			return c
+		out = append(out, c.Code)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Lookup returns the code with the given ID or name among Codes, and
+// whether there is one.
+func Lookup(idOrName string) (diag.Code, bool) {
+	for _, c := range Codes() {
+		if c.ID == idOrName || c.Name == idOrName {
+			return c, true
 		}
 	}
-	return nil
+	return diag.Code{}, false
+}
+
+// Result is what running the checks over a board found.
+type Result struct {
+	// Diagnostics are the findings the waivers left, and the waivers' own,
+	// sorted by position.
+	Diagnostics diag.List
+	// Ran are the checks that ran, sorted by ID: every check but the
+	// base-tree ones when there is no base tree.
+	Ran []*Check
 }
 
 // Run runs every check over the board and applies its waivers. A waiver
 // without a reason is an error; a waiver that silences nothing is a
 // warning.
-func Run(b *ir.Board) diag.List { return RunWith(b, nil) }
+func Run(b *ir.Board) diag.List { return RunWith(b, nil).Diagnostics }
 
 // RunWith is Run with the board's base tree (nil for none), against which
-// the base-tree checks compare the description.
-func RunWith(b *ir.Board, base *basetree.Tree) diag.List {
+// the base-tree checks compare the description; it also says which
+// checks ran.
+func RunWith(b *ir.Board, base *basetree.Tree) Result {
 	var found []finding
+	var ran []*Check
 	for _, c := range All() {
 		if c.NeedsBase && base == nil {
 			continue
@@ -96,15 +115,16 @@ func RunWith(b *ir.Board, base *basetree.Tree) diag.List {
 		p := &Pass{Board: b, Base: base, check: c}
 		c.Run(p)
 		found = append(found, p.found...)
+		ran = append(ran, c)
 	}
 	out := applyWaivers(b, base, found)
 	out.Sort()
-	return out
+	return Result{Diagnostics: out, Ran: ran}
 }
 
-// sortedCodes returns the codes of checks, sorted, for listing.
-func sortedCodes(cs []*Check) []*Check {
+// sortedByID returns checks sorted by ID.
+func sortedByID(cs []*Check) []*Check {
 	out := append([]*Check(nil), cs...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }

@@ -52,12 +52,12 @@ func hasAny(have, want []string) bool {
 
 // CoherencyOptOut finds masters that opt out of a coherent interconnect.
 var CoherencyOptOut = &Check{
-	Code: "BC0103", Name: "coherency-opt-out", Severity: diag.Warning,
-	Doc: "A master on a coherent interconnect is declared non-coherent, so the kernel does cache " +
-		"maintenance on every DMA buffer. That is right when the master's port really does not snoop, " +
-		"and costly when it does; how costly was measured once, on Armada 3720's EIP97 crypto engine, " +
-		"whose throughput rose by +3 % to +326 % when it was marked dma-coherent. Other masters and " +
-		"other SoCs are not measured. Waive the finding with the reason once verified.",
+	Code: diag.Code{ID: "BC0103", Name: "coherency-opt-out", Severity: diag.Warning,
+		Doc: "A master on a coherent interconnect is declared non-coherent, so the kernel does cache " +
+			"maintenance on every DMA buffer. That is right when the master's port really does not snoop, " +
+			"and costly when it does; how costly was measured once, on Armada 3720's EIP97 crypto engine, " +
+			"whose throughput rose by +3 % to +326 % when it was marked dma-coherent. Other masters and " +
+			"other SoCs are not measured. Waive the finding with the reason once verified."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			if m.Coherence() != ir.OptedOut {
@@ -74,12 +74,12 @@ var CoherencyOptOut = &Check{
 // CoherencyUnverified reports masters on an interconnect that is coherent
 // for verified masters only, and that carry no verification.
 var CoherencyUnverified = &Check{
-	Code: "BC0104", Name: "coherency-unverified", Severity: diag.Info,
-	Doc: "The interconnect can snoop the CPU caches, but its fact covers only masters verified one by " +
-		"one, and this master has not been. It is left non-coherent (never marked silently); verifying " +
-		"its port and adding coherency: {coherent: true, source: ...} may be worth a lot: on Armada " +
-		"3720, the one place it was measured, marking the EIP97 crypto engine dma-coherent raised its " +
-		"throughput by +3 % to +326 %. What it is worth for another master is not measured.",
+	Code: diag.Code{ID: "BC0104", Name: "coherency-unverified", Severity: diag.Info,
+		Doc: "The interconnect can snoop the CPU caches, but its fact covers only masters verified one by " +
+			"one, and this master has not been. It is left non-coherent (never marked silently); verifying " +
+			"its port and adding coherency: {coherent: true, source: ...} may be worth a lot: on Armada " +
+			"3720, the one place it was measured, marking the EIP97 crypto engine dma-coherent raised its " +
+			"throughput by +3 % to +326 %. What it is worth for another master is not measured."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			if m.Coherence() != ir.Unverified {

@@ -8,10 +8,10 @@ import (
 
 // CPUTopology checks that the clusters number the CPUs 0..N-1, each once.
 var CPUTopology = &Check{
-	Code: "BC0401", Name: "cpu-topology", Severity: diag.Error,
-	Doc: "The clusters must list every logical CPU exactly once, numbered 0..N-1 as Linux numbers " +
-		"them. Stash destinations, DPIO affinity and every CPU mask are computed from this list; " +
-		"a gap or a duplicate puts work on a CPU that does not exist.",
+	Code: diag.Code{ID: "BC0401", Name: "cpu-topology", Severity: diag.Error,
+		Doc: "The clusters must list every logical CPU exactly once, numbered 0..N-1 as Linux numbers " +
+			"them. Stash destinations, DPIO affinity and every CPU mask are computed from this list; " +
+			"a gap or a duplicate puts work on a CPU that does not exist."},
 	Run: func(p *Pass) {
 		seen := map[int]bool{}
 		n := p.Board.SoC.NumCPUs()

@@ -9,9 +9,9 @@ import (
 
 // DuplicateNodes finds two buses or masters with one DT label or path.
 var DuplicateNodes = &Check{
-	Code: "BC0501", Name: "duplicate-node", Severity: diag.Error,
-	Doc: "Two buses or masters name the same device-tree label or node path. The fragment would set " +
-		"properties on one node from two descriptions, and one of the facts would be lost.",
+	Code: diag.Code{ID: "BC0501", Name: "duplicate-node", Severity: diag.Error,
+		Doc: "Two buses or masters name the same device-tree label or node path. The fragment would set " +
+			"properties on one node from two descriptions, and one of the facts would be lost."},
 	Run: func(p *Pass) {
 		labels, paths := map[string]ir.Pos{}, map[string]ir.Pos{}
 		seen := func(on ir.Ref, n ir.Node) {
@@ -39,10 +39,10 @@ var DuplicateNodes = &Check{
 // UndeclaredTarget finds runtime policy naming an IRQ or interface the
 // board does not declare.
 var UndeclaredTarget = &Check{
-	Code: "BC0502", Name: "undeclared-policy-target", Severity: diag.Error,
-	Doc: "The runtime policy pins an IRQ, or steers an interface, that no master of the board " +
-		"declares (in its irqs or netdev). The generated script would fail on the target, or tune " +
-		"a device the description knows nothing about; declare it on its master.",
+	Code: diag.Code{ID: "BC0502", Name: "undeclared-policy-target", Severity: diag.Error,
+		Doc: "The runtime policy pins an IRQ, or steers an interface, that no master of the board " +
+			"declares (in its irqs or netdev). The generated script would fail on the target, or tune " +
+			"a device the description knows nothing about; declare it on its master."},
 	Run: func(p *Pass) {
 		for _, pin := range p.Board.Policy.IRQs {
 			if len(pin.Owners) == 0 {

@@ -9,13 +9,13 @@ import (
 
 // PolicyOnDisabled finds runtime policy for masters the board disables.
 var PolicyOnDisabled = &Check{
-	Code: "BC0410", Name: "policy-on-disabled-master", Severity: diag.Error,
-	Doc: "The policy pins an IRQ that only disabled masters declare, or steers an interface whose " +
-		"master is disabled (enabled: false, DT status \"disabled\"). No driver binds a disabled " +
-		"node, so the IRQ is never requested and the interface never created: tune.sh finds no IRQ " +
-		"of that name in /proc/interrupts and exits 4, or no queues directory and exits 5, before it " +
-		"changes anything, so the whole tuning fails at every boot. It is an error, not a warning, " +
-		"for that reason. Enable the master or drop the policy.",
+	Code: diag.Code{ID: "BC0410", Name: "policy-on-disabled-master", Severity: diag.Error,
+		Doc: "The policy pins an IRQ that only disabled masters declare, or steers an interface whose " +
+			"master is disabled (enabled: false, DT status \"disabled\"). No driver binds a disabled " +
+			"node, so the IRQ is never requested and the interface never created: tune.sh finds no IRQ " +
+			"of that name in /proc/interrupts and exits 4, or no queues directory and exits 5, before it " +
+			"changes anything, so the whole tuning fails at every boot. It is an error, not a warning, " +
+			"for that reason. Enable the master or drop the policy."},
 	Run: func(p *Pass) {
 		for _, pin := range p.Board.Policy.IRQs {
 			if len(pin.Owners) == 0 {

@@ -9,11 +9,11 @@ import (
 // DMARangesCells finds dma-ranges values that do not fit the cell counts
 // they are written in.
 var DMARangesCells = &Check{
-	Code: "BC0203", Name: "dma-ranges-cells", Severity: diag.Error,
-	Doc: "Each dma-ranges triplet is written in cells: the child address in the bus's #address-cells, " +
-		"the parent address in the parent's #address-cells, the size in the bus's #size-cells " +
-		"(devicetree specification, chapter 2). A value wider than its cells cannot be written and " +
-		"would be truncated.",
+	Code: diag.Code{ID: "BC0203", Name: "dma-ranges-cells", Severity: diag.Error,
+		Doc: "Each dma-ranges triplet is written in cells: the child address in the bus's #address-cells, " +
+			"the parent address in the parent's #address-cells, the size in the bus's #size-cells " +
+			"(devicetree specification, chapter 2). A value wider than its cells cannot be written and " +
+			"would be truncated."},
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
 		for _, b := range soc.Buses {

@@ -9,11 +9,11 @@ import (
 // DMARangesOverlap finds dma-ranges windows that overlap each other or reach
 // beyond the parent's address space.
 var DMARangesOverlap = &Check{
-	Code: "BC0204", Name: "dma-ranges-overlap", Severity: diag.Error,
-	Doc: "Two dma-ranges windows of one bus overlap in the child (device) address space, so one DMA " +
-		"address translates two ways, or a window reaches beyond what the parent bus can address " +
-		"(its addressBits, else its #address-cells). of_dma_get_range() (drivers/of/address.c) takes " +
-		"the windows as they come: the device DMAs to the wrong memory.",
+	Code: diag.Code{ID: "BC0204", Name: "dma-ranges-overlap", Severity: diag.Error,
+		Doc: "Two dma-ranges windows of one bus overlap in the child (device) address space, so one DMA " +
+			"address translates two ways, or a window reaches beyond what the parent bus can address " +
+			"(its addressBits, else its #address-cells). of_dma_get_range() (drivers/of/address.c) takes " +
+			"the windows as they come: the device DMAs to the wrong memory."},
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
 		for _, b := range soc.Buses {

@@ -11,13 +11,13 @@ import (
 // DMABelowRAM finds masters whose DMA width cannot reach all of the
 // board's RAM.
 var DMABelowRAM = &Check{
-	Code: "BC0201", Name: "dma-width-below-ram", Severity: diag.Warning,
-	Doc: "The master's streaming DMA mask does not cover the highest RAM address of the board, so buffers above " +
-		"it are bounced through swiotlb: an extra copy per transfer, from a pool of 64 MiB by default " +
-		"whose largest single mapping is 256 KiB (Documentation/core-api/swiotlb.rst); when the pool " +
-		"runs out, DMA mappings fail. A master behind an IOMMU (iommu set) is not reported: the DMA " +
-		"API hands it I/O virtual addresses below its mask wherever the RAM is " +
-		"(drivers/iommu/dma-iommu.c, iommu_dma_alloc_iova() takes dma_get_mask()).",
+	Code: diag.Code{ID: "BC0201", Name: "dma-width-below-ram", Severity: diag.Warning,
+		Doc: "The master's streaming DMA mask does not cover the highest RAM address of the board, so buffers above " +
+			"it are bounced through swiotlb: an extra copy per transfer, from a pool of 64 MiB by default " +
+			"whose largest single mapping is 256 KiB (Documentation/core-api/swiotlb.rst); when the pool " +
+			"runs out, DMA mappings fail. A master behind an IOMMU (iommu set) is not reported: the DMA " +
+			"API hands it I/O virtual addresses below its mask wherever the RAM is " +
+			"(drivers/iommu/dma-iommu.c, iommu_dma_alloc_iova() takes dma_get_mask())."},
 	Run: func(p *Pass) {
 		top, region := p.Board.HighestRAM()
 		if top == 0 {
@@ -39,17 +39,17 @@ var DMABelowRAM = &Check{
 // DMAAboveBus finds masters whose DMA width exceeds what their interconnect
 // carries.
 var DMAAboveBus = &Check{
-	Code: "BC0202", Name: "dma-width-above-bus", Severity: diag.Error,
-	Doc: "The master claims more DMA address bits than its bus (or a bus above it) carries. A mask " +
-		"set from that width lets the DMA API hand out addresses the interconnect truncates: the " +
-		"device reads and writes the wrong memory. Declare the master's width as the narrowest bus " +
-		"on its path allows, or fix the bus's addressBits. A master whose driver sets its own masks " +
-		"(driverSets) declares what the driver sets, which may be wider than the bus: the kernel " +
-		"keeps such a device below the bus's reach when a dma-ranges on its path says so, since " +
-		"of_dma_configure_id() (drivers/of/device.c) sets dev->bus_dma_limit from it and the DMA " +
-		"API never hands out an address above min(mask, bus_dma_limit) (dma_capable(), " +
-		"include/linux/dma-direct.h; dma_direct_optimal_gfp_mask(), kernel/dma/direct.c). It is " +
-		"reported only when no dma-ranges gives the kernel a limit within the bus's width.",
+	Code: diag.Code{ID: "BC0202", Name: "dma-width-above-bus", Severity: diag.Error,
+		Doc: "The master claims more DMA address bits than its bus (or a bus above it) carries. A mask " +
+			"set from that width lets the DMA API hand out addresses the interconnect truncates: the " +
+			"device reads and writes the wrong memory. Declare the master's width as the narrowest bus " +
+			"on its path allows, or fix the bus's addressBits. A master whose driver sets its own masks " +
+			"(driverSets) declares what the driver sets, which may be wider than the bus: the kernel " +
+			"keeps such a device below the bus's reach when a dma-ranges on its path says so, since " +
+			"of_dma_configure_id() (drivers/of/device.c) sets dev->bus_dma_limit from it and the DMA " +
+			"API never hands out an address above min(mask, bus_dma_limit) (dma_capable(), " +
+			"include/linux/dma-direct.h; dma_direct_optimal_gfp_mask(), kernel/dma/direct.c). It is " +
+			"reported only when no dma-ranges gives the kernel a limit within the bus's width."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			if m.DriverSets != nil {

@@ -63,7 +63,7 @@ func checkFindings(t *testing.T, c *Check, sev diag.Severity, got diag.List, wan
 	}
 	for i, w := range want {
 		d := got[i]
-		if d.Code != c.Code || d.Severity != sev {
+		if d.Code != c.ID || d.Severity != sev {
 			t.Errorf("finding %d: %s %s, want %s %s", i, d.Code, d.Severity, c.Code, sev)
 		}
 		if d.Pos != w.pos {
@@ -128,10 +128,10 @@ func TestDMABelowRAMWaiver(t *testing.T) {
 	b.Memory = append(b.Memory, ir.MemRegion{Base: 0x80_8000_0000, Size: 0x8000_0000, Pos: dmaPos(31)})
 	b.SoC.Masters[1].DMABits = 32
 	b.SoC.Masters[0].DMABits = 36
-	b.Waivers = []ir.Waiver{{Check: DMABelowRAM.Code, On: "soc.masters.eth", Reason: "eth buffers come from a CMA pool below 4 GiB", Pos: dmaPos(40)}}
+	b.Waivers = []ir.Waiver{{Check: DMABelowRAM.ID, On: "soc.masters.eth", Reason: "eth buffers come from a CMA pool below 4 GiB", Pos: dmaPos(40)}}
 	var got []string
 	for _, d := range Run(b) {
-		if d.Code == DMABelowRAM.Code {
+		if d.Code == DMABelowRAM.ID {
 			got = append(got, d.Pos.String())
 		}
 	}

@@ -9,18 +9,18 @@ import (
 
 // DPCONBudget checks that there are DPCONs for every channel of every DPNI.
 var DPCONBudget = &Check{
-	Code: "BC0306", Name: "dpcon-budget", Severity: diag.Error,
-	Doc: "dpaa2-eth takes one DPCON per channel per interface. dpaa2_eth_setup_dpio() " +
-		"(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c) walks the online CPUs and makes a channel " +
-		"on each, registered with that CPU's own DPIO (dpaa2_io_service_select(cpu)), until the " +
-		"channels reach the DPNI's queue count; each channel's dpaa2_eth_alloc_channel() takes a " +
-		"DPCON from the container through dpaa2_eth_setup_dpcon(). So dpcon must be at least the sum, " +
-		"over the DPNIs, of min(CPUs with a DPIO, the DPNI's queues): dpni × that with equal queues. " +
-		"The queues of a DPNI are the rxQueues of the fsl-mc master's network devices, in name order; " +
-		"a DPNI without one is taken to have a queue per CPU. When the pool is empty " +
-		"fsl_mc_resource_allocate() (drivers/bus/fsl-mc/fsl-mc-allocator.c) returns -ENXIO, which " +
-		"dpaa2_eth_setup_dpcon() turns into -EPROBE_DEFER: the interface that finds no DPCON left " +
-		"does not probe.",
+	Code: diag.Code{ID: "BC0306", Name: "dpcon-budget", Severity: diag.Error,
+		Doc: "dpaa2-eth takes one DPCON per channel per interface. dpaa2_eth_setup_dpio() " +
+			"(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c) walks the online CPUs and makes a channel " +
+			"on each, registered with that CPU's own DPIO (dpaa2_io_service_select(cpu)), until the " +
+			"channels reach the DPNI's queue count; each channel's dpaa2_eth_alloc_channel() takes a " +
+			"DPCON from the container through dpaa2_eth_setup_dpcon(). So dpcon must be at least the sum, " +
+			"over the DPNIs, of min(CPUs with a DPIO, the DPNI's queues): dpni × that with equal queues. " +
+			"The queues of a DPNI are the rxQueues of the fsl-mc master's network devices, in name order; " +
+			"a DPNI without one is taken to have a queue per CPU. When the pool is empty " +
+			"fsl_mc_resource_allocate() (drivers/bus/fsl-mc/fsl-mc-allocator.c) returns -ENXIO, which " +
+			"dpaa2_eth_setup_dpcon() turns into -EPROBE_DEFER: the interface that finds no DPCON left " +
+			"does not probe."},
 	Run: func(p *Pass) {
 		d := p.Board.SoC.DPAA2
 		if d == nil || d.DPNI == 0 {

@@ -9,18 +9,18 @@ import (
 
 // DPIOCount compares the number of DPAA2 I/O portals with the CPUs.
 var DPIOCount = &Check{
-	Code: "BC0301", Name: "dpio-count", Severity: diag.Error,
-	Doc: "DPAA2 needs one DPIO portal per CPU. dpaa2_dpio_probe() gives each DPIO the next unused " +
-		"online CPU and fails with -ERANGE (\"Number of DPIOs exceeds NR_CPUS\") when there is none " +
-		"(drivers/soc/fsl/dpio/dpio-driver.c): more DPIOs than CPUs is an error. Fewer is a warning: " +
-		"dpaa2-eth registers each channel with its CPU's own portal (dpaa2_io_service_select(cpu) in " +
-		"dpaa2_eth_setup_dpio(), drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c), and on a CPU " +
-		"without one the registration fails and the interface's probe is deferred, unless the DPNI " +
-		"has no more queues than the CPUs before it. What was measured is the driver not using the " +
-		"CPU's affine portal (LS2088A, 8 cores, 2018): 1.33 Mpps and out of memory after minutes, " +
-		"against 3.72 Mpps with it; no figure was measured for fewer DPIOs than CPUs. Two DPIOs on " +
-		"one CPU, one DPIO id twice, or a stash destination (clusterBase + cpu / clusterSize) above " +
-		"the u8 of dpio_set_stashing_destination(), is an error.",
+	Code: diag.Code{ID: "BC0301", Name: "dpio-count", Severity: diag.Error,
+		Doc: "DPAA2 needs one DPIO portal per CPU. dpaa2_dpio_probe() gives each DPIO the next unused " +
+			"online CPU and fails with -ERANGE (\"Number of DPIOs exceeds NR_CPUS\") when there is none " +
+			"(drivers/soc/fsl/dpio/dpio-driver.c): more DPIOs than CPUs is an error. Fewer is a warning: " +
+			"dpaa2-eth registers each channel with its CPU's own portal (dpaa2_io_service_select(cpu) in " +
+			"dpaa2_eth_setup_dpio(), drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c), and on a CPU " +
+			"without one the registration fails and the interface's probe is deferred, unless the DPNI " +
+			"has no more queues than the CPUs before it. What was measured is the driver not using the " +
+			"CPU's affine portal (LS2088A, 8 cores, 2018): 1.33 Mpps and out of memory after minutes, " +
+			"against 3.72 Mpps with it; no figure was measured for fewer DPIOs than CPUs. Two DPIOs on " +
+			"one CPU, one DPIO id twice, or a stash destination (clusterBase + cpu / clusterSize) above " +
+			"the u8 of dpio_set_stashing_destination(), is an error."},
 	Run: func(p *Pass) {
 		d := p.Board.SoC.DPAA2
 		if d == nil {
@@ -55,11 +55,11 @@ var DPIOCount = &Check{
 
 // RXStashing refuses RX-queue FLC stashing.
 var RXStashing = &Check{
-	Code: "BC0302", Name: "rx-queue-stashing", Severity: diag.Error,
-	Doc: "Stashing on DPAA2 RX queues through the flow context (DPNI_QUEUE_OPT_FLC) was added to " +
-		"dpaa2-eth in 2019 and reverted upstream the same year: a stash that arrives late can touch a " +
-		"buffer that has already been unmapped, which raises an SMMU exception. Frame-data stashing " +
-		"to the DPIO's cluster (the stash destination) is the supported way.",
+	Code: diag.Code{ID: "BC0302", Name: "rx-queue-stashing", Severity: diag.Error,
+		Doc: "Stashing on DPAA2 RX queues through the flow context (DPNI_QUEUE_OPT_FLC) was added to " +
+			"dpaa2-eth in 2019 and reverted upstream the same year: a stash that arrives late can touch a " +
+			"buffer that has already been unmapped, which raises an SMMU exception. Frame-data stashing " +
+			"to the DPIO's cluster (the stash destination) is the supported way."},
 	Run: func(p *Pass) {
 		if d := p.Board.SoC.DPAA2; d != nil && d.RXStashing {
 			p.Report(ir.RefDPAA2, d.RXStashingPos, "RX-queue FLC stashing (DPNI_QUEUE_OPT_FLC) was reverted upstream in 2019",

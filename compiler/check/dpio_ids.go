@@ -8,13 +8,13 @@ import (
 
 // DPIOIDs checks that the DPIO ids run from 0 without a gap.
 var DPIOIDs = &Check{
-	Code: "BC0305", Name: "dpio-ids", Severity: diag.Error,
-	Doc: "The DPIO ids must be 0..N-1, each once. The table is read by position: the data-path layout " +
-		"creates dpio@N for each id, and dpaa2_dpio_probe() " +
-		"(drivers/soc/fsl/dpio/dpio-driver.c) gives the k-th DPIO it probes the k-th online CPU. Only " +
-		"with ids 0..N-1 are DPIO N, its IRQ dpio.N, channel N and the N-th portal the same object; a " +
-		"gap, or a first id above 0, describes portals the container does not have or leaves one " +
-		"undescribed. A duplicate id is BC0301's.",
+	Code: diag.Code{ID: "BC0305", Name: "dpio-ids", Severity: diag.Error,
+		Doc: "The DPIO ids must be 0..N-1, each once. The table is read by position: the data-path layout " +
+			"creates dpio@N for each id, and dpaa2_dpio_probe() " +
+			"(drivers/soc/fsl/dpio/dpio-driver.c) gives the k-th DPIO it probes the k-th online CPU. Only " +
+			"with ids 0..N-1 are DPIO N, its IRQ dpio.N, channel N and the N-th portal the same object; a " +
+			"gap, or a first id above 0, describes portals the container does not have or leaves one " +
+			"undescribed. A duplicate id is BC0301's."},
 	Run: func(p *Pass) {
 		d := p.Board.SoC.DPAA2
 		if d == nil {

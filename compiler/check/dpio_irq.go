@@ -16,14 +16,14 @@ var dpioIRQ = regexp.MustCompile(`^dpio\.([0-9]+)$`)
 
 // DPIOPin compares the pins of dpio.N IRQs with the DPIO table.
 var DPIOPin = &Check{
-	Code: "BC0304", Name: "dpio-irq-pin", Severity: diag.Warning,
-	Doc: "A policy.irqs pin of the IRQ dpio.N, N a DPIO id, names CPUs other than the one the DPIO " +
-		"table gives DPIO N, or N is no DPIO of the table. The portal's CPU is where its IRQ must " +
-		"fire: dpaa2-eth polls a channel on the CPU whose DPIO serves it. The table is an expectation, " +
-		"not what the kernel reads: dpaa2_dpio_probe() (drivers/soc/fsl/dpio/dpio-driver.c) gives " +
-		"each DPIO the first online CPU no DPIO has yet, in probe order, and " +
-		"register_dpio_irq_handlers() sets dpio.N's affinity hint to that CPU itself. The target " +
-		"must verify that /proc/irq/N/affinity_hint matches the table before a pin is trusted.",
+	Code: diag.Code{ID: "BC0304", Name: "dpio-irq-pin", Severity: diag.Warning,
+		Doc: "A policy.irqs pin of the IRQ dpio.N, N a DPIO id, names CPUs other than the one the DPIO " +
+			"table gives DPIO N, or N is no DPIO of the table. The portal's CPU is where its IRQ must " +
+			"fire: dpaa2-eth polls a channel on the CPU whose DPIO serves it. The table is an expectation, " +
+			"not what the kernel reads: dpaa2_dpio_probe() (drivers/soc/fsl/dpio/dpio-driver.c) gives " +
+			"each DPIO the first online CPU no DPIO has yet, in probe order, and " +
+			"register_dpio_irq_handlers() sets dpio.N's affinity hint to that CPU itself. The target " +
+			"must verify that /proc/irq/N/affinity_hint matches the table before a pin is trusted."},
 	Run: func(p *Pass) {
 		d := p.Board.SoC.DPAA2
 		if d == nil {

@@ -24,17 +24,17 @@ var kernelStash = map[string]struct {
 
 // StashClusters checks the stash destination formula against the clusters.
 var StashClusters = &Check{
-	Code: "BC0303", Name: "dpio-stash-clusters", Severity: diag.Error,
-	Doc: "A DPIO stashes the frames it dequeues into the cache of one cluster, destination " +
-		"clusterBase + cpu / clusterSize of the CPU it serves. With soc.cpus.clusters, each destination " +
-		"must be that of exactly one cluster, and the CPUs of one cluster must share one destination; " +
-		"otherwise frames are stashed into another cluster's cache, where the CPU that processes " +
-		"them misses. The kernel does not read the description: dpaa2_dpio_get_cluster_sdest() " +
-		"(drivers/soc/fsl/dpio/dpio-driver.c) hard-codes clusterBase 2, clusterSize 4 for LS1088A " +
-		"(two clusters of four) and 0, 2 for LS2080A, LS2088A and LX2160A (clusters of two), " +
-		"matched by soc_device_match() on the SoC family, and sets no stash destination on any " +
-		"other SoC (\"unknown SoC version\"). LS2088A's 0, 2 on LS1088A's two clusters of four " +
-		"splits each cluster over two destinations.",
+	Code: diag.Code{ID: "BC0303", Name: "dpio-stash-clusters", Severity: diag.Error,
+		Doc: "A DPIO stashes the frames it dequeues into the cache of one cluster, destination " +
+			"clusterBase + cpu / clusterSize of the CPU it serves. With soc.cpus.clusters, each destination " +
+			"must be that of exactly one cluster, and the CPUs of one cluster must share one destination; " +
+			"otherwise frames are stashed into another cluster's cache, where the CPU that processes " +
+			"them misses. The kernel does not read the description: dpaa2_dpio_get_cluster_sdest() " +
+			"(drivers/soc/fsl/dpio/dpio-driver.c) hard-codes clusterBase 2, clusterSize 4 for LS1088A " +
+			"(two clusters of four) and 0, 2 for LS2080A, LS2088A and LX2160A (clusters of two), " +
+			"matched by soc_device_match() on the SoC family, and sets no stash destination on any " +
+			"other SoC (\"unknown SoC version\"). LS2088A's 0, 2 on LS1088A's two clusters of four " +
+			"splits each cluster over two destinations."},
 	Run: func(p *Pass) {
 		d := p.Board.SoC.DPAA2
 		if d == nil || d.StashClusterSize <= 0 {

@@ -9,13 +9,13 @@ import (
 
 // DPMACLink checks the DPNI-DPMAC connections of the data-path layout.
 var DPMACLink = &Check{
-	Code: "BC0307", Name: "dpmac-link", Severity: diag.Error,
-	Doc: "A netdev's dpmac connects its DPNI to that DPMAC in the Management Complex's data-path " +
-		"layout (the connections of a DPL, as NXP's mc-utils configs write them: endpoint1 " +
-		"\"dpni@N\", endpoint2 \"dpmac@M\"). Only an interface of the fsl-mc bus (the master with " +
-		"compatible fsl,qoriq-mc) is a DPNI, and only the first dpni of them, in name order, exist; " +
-		"a dpmac elsewhere names a link the layout cannot make. A DPMAC is one MAC: two DPNIs " +
-		"connected to the same one would have the layout connect it twice.",
+	Code: diag.Code{ID: "BC0307", Name: "dpmac-link", Severity: diag.Error,
+		Doc: "A netdev's dpmac connects its DPNI to that DPMAC in the Management Complex's data-path " +
+			"layout (the connections of a DPL, as NXP's mc-utils configs write them: endpoint1 " +
+			"\"dpni@N\", endpoint2 \"dpmac@M\"). Only an interface of the fsl-mc bus (the master with " +
+			"compatible fsl,qoriq-mc) is a DPNI, and only the first dpni of them, in name order, exist; " +
+			"a dpmac elsewhere names a link the layout cannot make. A DPMAC is one MAC: two DPNIs " +
+			"connected to the same one would have the layout connect it twice."},
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
 		dpni := 0

@@ -10,17 +10,17 @@ import (
 // DPNIID checks the DPNI object ids interfaces are found by against the
 // data-path layout that creates them.
 var DPNIID = &Check{
-	Code: "BC0308", Name: "dpni-id", Severity: diag.Error,
-	Doc: "tune.sh finds a DPAA2 interface by its DPNI object: the netdev whose device is dpni.N " +
-		"(dpaa2_eth_probe(), drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c, registers it with " +
-		"SET_NETDEV_DEV() on the object's device, which fsl_mc_device_add(), " +
-		"drivers/bus/fsl-mc/fsl-mc-bus.c, names \"<type>.<id>\"). The object ids are those of the " +
-		"data-path layout boardc generates: DPNI i is the fsl-mc master's i-th interface in name " +
-		"order. An interface that states no dpni takes that id; one that states another id would " +
-		"tune the netdev of another DPNI, or of none. Only an interface of the fsl-mc bus (the " +
-		"master with compatible fsl,qoriq-mc) is a DPNI, and only the first dpni of them, in name " +
-		"order, exist: an interface past them is found by nothing (an interface that names a dpmac " +
-		"is reported by BC0307 instead). byName leaves an interface out of this check.",
+	Code: diag.Code{ID: "BC0308", Name: "dpni-id", Severity: diag.Error,
+		Doc: "tune.sh finds a DPAA2 interface by its DPNI object: the netdev whose device is dpni.N " +
+			"(dpaa2_eth_probe(), drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c, registers it with " +
+			"SET_NETDEV_DEV() on the object's device, which fsl_mc_device_add(), " +
+			"drivers/bus/fsl-mc/fsl-mc-bus.c, names \"<type>.<id>\"). The object ids are those of the " +
+			"data-path layout boardc generates: DPNI i is the fsl-mc master's i-th interface in name " +
+			"order. An interface that states no dpni takes that id; one that states another id would " +
+			"tune the netdev of another DPNI, or of none. Only an interface of the fsl-mc bus (the " +
+			"master with compatible fsl,qoriq-mc) is a DPNI, and only the first dpni of them, in name " +
+			"order, exist: an interface past them is found by nothing (an interface that names a dpmac " +
+			"is reported by BC0307 instead). byName leaves an interface out of this check."},
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
 		for _, m := range soc.Masters {

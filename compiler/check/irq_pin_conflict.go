@@ -10,12 +10,12 @@ import (
 
 // IRQPinConflict finds two pins of one IRQ to different CPUs.
 var IRQPinConflict = &Check{
-	Code: "BC0408", Name: "irq-pin-conflict", Severity: diag.Error,
-	Doc: "Two policy.irqs entries pin the same IRQ to different CPU sets. tune.sh applies the pins in " +
-		"order, so the last one wins: every apply moves the IRQ to each set in turn, and tune.sh " +
-		"--verify reports the earlier pins drifted after every apply. Each pin that changes the set " +
-		"of the pin before it is reported, with a note at that pin. Pin each IRQ once, to the union " +
-		"of the CPUs if that is what is meant.",
+	Code: diag.Code{ID: "BC0408", Name: "irq-pin-conflict", Severity: diag.Error,
+		Doc: "Two policy.irqs entries pin the same IRQ to different CPU sets. tune.sh applies the pins in " +
+			"order, so the last one wins: every apply moves the IRQ to each set in turn, and tune.sh " +
+			"--verify reports the earlier pins drifted after every apply. Each pin that changes the set " +
+			"of the pin before it is reported, with a note at that pin. Pin each IRQ once, to the union " +
+			"of the CPUs if that is what is meant."},
 	Run: func(p *Pass) {
 		last := map[string]*ir.IRQPin{}
 		pins := p.Board.Policy.IRQs

@@ -12,15 +12,15 @@ import (
 // than the IRQs of its name on an interrupt controller that delivers each
 // IRQ to one CPU.
 var IRQOneTarget = &Check{
-	Code: "BC0413", Name: "irq-mask-one-target", Severity: diag.Error,
-	Doc: "A pin lists more CPUs than there are IRQs of its name, on an SoC whose interrupt controller " +
-		"delivers each IRQ to one CPU of its mask (soc.irqDelivery targets: \"one\": a GICv3 SPI goes " +
-		"to the first CPU of the mask, gic_set_affinity() in drivers/irqchip/irq-gic-v3.c; an ITS LPI to " +
-		"one CPU, its_set_affinity() in irq-gic-v3-its.c). The mask spreads nothing: the IRQ runs on one " +
-		"CPU and the others stay idle. tune.sh gives the IRQs sharing a name one CPU each, in the " +
-		"order: " + ir.SpreadOrder + ". Pin the IRQ to one CPU, or declare how many IRQs share the " +
-		"name (soc.masters.KEY.irqCount). IRQs their driver places (irqAffinity) are not checked: " +
-		"their pin is what the driver's hint is expected to be.",
+	Code: diag.Code{ID: "BC0413", Name: "irq-mask-one-target", Severity: diag.Error,
+		Doc: "A pin lists more CPUs than there are IRQs of its name, on an SoC whose interrupt controller " +
+			"delivers each IRQ to one CPU of its mask (soc.irqDelivery targets: \"one\": a GICv3 SPI goes " +
+			"to the first CPU of the mask, gic_set_affinity() in drivers/irqchip/irq-gic-v3.c; an ITS LPI to " +
+			"one CPU, its_set_affinity() in irq-gic-v3-its.c). The mask spreads nothing: the IRQ runs on one " +
+			"CPU and the others stay idle. tune.sh gives the IRQs sharing a name one CPU each, in the " +
+			"order: " + ir.SpreadOrder + ". Pin the IRQ to one CPU, or declare how many IRQs share the " +
+			"name (soc.masters.KEY.irqCount). IRQs their driver places (irqAffinity) are not checked: " +
+			"their pin is what the driver's hint is expected to be."},
 	Run: func(p *Pass) {
 		d := p.Board.SoC.IRQDelivery
 		if d == nil || !d.One {
@@ -48,10 +48,10 @@ var IRQOneTarget = &Check{
 // IRQKeys finds irqAffinity.driver and irqCount entries naming no IRQ of
 // their master.
 var IRQKeys = &Check{
-	Code: "BC0414", Name: "irq-fact-key", Severity: diag.Error,
-	Doc: "soc.masters.KEY.irqAffinity.driver or irqCount names a key that is not one of the master's " +
-		"irqs, so the fact applies to nothing: a typo, or an IRQ removed from irqs. Name the IRQ by its " +
-		"key in irqs.",
+	Code: diag.Code{ID: "BC0414", Name: "irq-fact-key", Severity: diag.Error,
+		Doc: "soc.masters.KEY.irqAffinity.driver or irqCount names a key that is not one of the master's " +
+			"irqs, so the fact applies to nothing: a typo, or an IRQ removed from irqs. Name the IRQ by its " +
+			"key in irqs."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			keys := make([]string, len(m.IRQs))

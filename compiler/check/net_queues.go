@@ -11,10 +11,10 @@ import (
 // QueueRange finds RPS or XPS settings for queues the interface does not
 // have.
 var QueueRange = &Check{
-	Code: "BC0406", Name: "queue-out-of-range", Severity: diag.Error,
-	Doc: "The policy sets rx-N/rps_cpus or tx-N/xps_cpus for a queue index at or above the number of " +
-		"hardware queues the interface declares. The kernel creates queues/rx-0..rx-(n-1) and " +
-		"tx-0..tx-(n-1) only (net/core/net-sysfs.c), so the tuning would fail on the target.",
+	Code: diag.Code{ID: "BC0406", Name: "queue-out-of-range", Severity: diag.Error,
+		Doc: "The policy sets rx-N/rps_cpus or tx-N/xps_cpus for a queue index at or above the number of " +
+			"hardware queues the interface declares. The kernel creates queues/rx-0..rx-(n-1) and " +
+			"tx-0..tx-(n-1) only (net/core/net-sysfs.c), so the tuning would fail on the target."},
 	Run: func(p *Pass) {
 		for _, np := range p.Board.Policy.Net {
 			nd := np.Dev
@@ -37,11 +37,11 @@ var QueueRange = &Check{
 
 // FlowTableRounding notes RPS flow table sizes the kernel rounds up.
 var FlowTableRounding = &Check{
-	Code: "BC0407", Name: "rps-flow-table-rounding", Severity: diag.Info,
-	Doc: "The kernel rounds rx-N/rps_flow_cnt up to a power of two " +
-		"(store_rps_dev_flow_table_cnt(), net/core/net-sysfs.c), and net.core.rps_sock_flow_entries " +
-		"as well (rps_sock_flow_sysctl(), net/core/sysctl_net_core.c). A size that is not a power of " +
-		"two reads back larger than declared; declare the size the kernel will use.",
+	Code: diag.Code{ID: "BC0407", Name: "rps-flow-table-rounding", Severity: diag.Info,
+		Doc: "The kernel rounds rx-N/rps_flow_cnt up to a power of two " +
+			"(store_rps_dev_flow_table_cnt(), net/core/net-sysfs.c), and net.core.rps_sock_flow_entries " +
+			"as well (rps_sock_flow_sysctl(), net/core/sysctl_net_core.c). A size that is not a power of " +
+			"two reads back larger than declared; declare the size the kernel will use."},
 	Run: func(p *Pass) {
 		for _, np := range p.Board.Policy.Net {
 			if c := np.RPSFlowCount; c > 0 && !pow2(uint64(c)) {

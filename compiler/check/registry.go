@@ -1,20 +1,10 @@
 package check
 
-// All returns every check, sorted by code: the loader's codes (loader.go)
-// and the semantic checks. The list is the registry: a code exists when it
-// is named here.
+// All returns every check, sorted by ID. The list is the registry: a
+// check runs when it is named here. Codes adds the codes that no check
+// runs (the loader's, the base tree's and the waivers').
 func All() []*Check {
-	return sortedCodes([]*Check{
-		Parse,
-		Schema,
-		Unknown,
-		Missing,
-		Reference,
-		Conflict,
-		NotInSoC,
-		WaiverReason,
-		WaiverUnused,
-		WaiverTarget,
+	return sortedByID([]*Check{
 		CoherentOnNonCoherentBus,
 		CoherencyOverrideReason,
 		CoherencyOptOut,
@@ -48,7 +38,6 @@ func All() []*Check {
 		DPIOPin,
 		DPIOIDs,
 		DPCONBudget,
-		BaseTree,
 		BaseNode,
 		BaseCompatible,
 		BaseCells,

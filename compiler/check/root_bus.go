@@ -10,13 +10,13 @@ import (
 // RootBus finds a bus on the root node "/" that says what the root node
 // cannot be.
 var RootBus = &Check{
-	Code: "BC0503", Name: "root-bus", Severity: diag.Error,
-	Doc: "A bus whose node is the root \"/\" (masters directly under the root, as on QEMU's virt " +
-		"machine) is the root node itself. It has no enclosing bus, so no parent; dtc gives the root " +
-		"no label; its #address-cells and #size-cells are the root's (soc.root); and it takes no " +
-		"dma-ranges, which translates a bus's addresses into its parent's and the root has none " +
-		"(dtc warns \"Root node has a dma-ranges property\"). Any of these would be a fragment that " +
-		"dtc refuses or that says two things about one node.",
+	Code: diag.Code{ID: "BC0503", Name: "root-bus", Severity: diag.Error,
+		Doc: "A bus whose node is the root \"/\" (masters directly under the root, as on QEMU's virt " +
+			"machine) is the root node itself. It has no enclosing bus, so no parent; dtc gives the root " +
+			"no label; its #address-cells and #size-cells are the root's (soc.root); and it takes no " +
+			"dma-ranges, which translates a bus's addresses into its parent's and the root has none " +
+			"(dtc warns \"Root node has a dma-ranges property\"). Any of these would be a fragment that " +
+			"dtc refuses or that says two things about one node."},
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
 		for _, b := range soc.Buses {

@@ -11,12 +11,12 @@ import (
 // RPSUseless finds RPS or RFS that cannot move any work: on an SoC with
 // one CPU, or to only the CPU the interface's IRQ is pinned to.
 var RPSUseless = &Check{
-	Code: "BC0415", Name: "rps-useless", Severity: diag.Warning,
-	Doc: "RPS (rx-N/rps_cpus) and RFS (rps_flow_cnt) move receive processing to another CPU " +
-		"through the backlog (get_rps_cpu() and enqueue_to_backlog(), net/core/dev.c). On an SoC " +
-		"with one CPU, or with the mask naming only the CPU the interface's IRQ is pinned to, there " +
-		"is no other CPU: every packet goes through the backlog for nothing. tune.sh writes no RPS " +
-		"or RFS on a one-CPU SoC; drop them from the policy.",
+	Code: diag.Code{ID: "BC0415", Name: "rps-useless", Severity: diag.Warning,
+		Doc: "RPS (rx-N/rps_cpus) and RFS (rps_flow_cnt) move receive processing to another CPU " +
+			"through the backlog (get_rps_cpu() and enqueue_to_backlog(), net/core/dev.c). On an SoC " +
+			"with one CPU, or with the mask naming only the CPU the interface's IRQ is pinned to, there " +
+			"is no other CPU: every packet goes through the backlog for nothing. tune.sh writes no RPS " +
+			"or RFS on a one-CPU SoC; drop them from the policy."},
 	Run: func(p *Pass) {
 		n := p.Board.SoC.NumCPUs()
 		for _, np := range p.Board.Policy.Net {

@@ -10,11 +10,11 @@ import (
 
 // SteeringOnIsolated finds RPS and XPS masks naming an isolated CPU.
 var SteeringOnIsolated = &Check{
-	Code: "BC0409", Name: "steering-on-isolated-cpu", Severity: diag.Error,
-	Doc: "An RPS or XPS mask of an interface queue names a CPU the policy isolates. RPS runs the " +
-		"queue's receive processing on the CPUs of rx-N/rps_cpus (through an inter-processor " +
-		"interrupt) and XPS sends on the CPUs of tx-N/xps_cpus, so the isolated CPU takes network " +
-		"softirq work: the isolation BC0403 keeps for IRQs is lost. Each queue is reported once.",
+	Code: diag.Code{ID: "BC0409", Name: "steering-on-isolated-cpu", Severity: diag.Error,
+		Doc: "An RPS or XPS mask of an interface queue names a CPU the policy isolates. RPS runs the " +
+			"queue's receive processing on the CPUs of rx-N/rps_cpus (through an inter-processor " +
+			"interrupt) and XPS sends on the CPUs of tx-N/xps_cpus, so the isolated CPU takes network " +
+			"softirq work: the isolation BC0403 keeps for IRQs is lost. Each queue is reported once."},
 	Run: func(p *Pass) {
 		pol := &p.Board.Policy
 		if len(pol.IsolatedCPUs) == 0 {

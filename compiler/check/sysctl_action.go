@@ -33,14 +33,14 @@ var sysctlActions = map[string]sysctlAction{
 
 // SysctlAction refuses one-shot triggers in the persistent sysctls.
 var SysctlAction = &Check{
-	Code: "BC0412", Name: "sysctl-action", Severity: diag.Error,
-	Doc: "policy.sysctls holds settings, written to a sysctl.d file that systemd-sysctl applies at " +
-		"every boot and that tune.sh reads back to verify. A few sysctls are actions instead: " +
-		"vm.drop_caches, vm.compact_memory and vm.stat_refresh (Documentation/admin-guide/sysctl/vm.rst), " +
-		"net.ipv4.route.flush and net.ipv6.route.flush. Writing one does something once and leaves no " +
-		"value: the sysctl.d file would do it at every boot, and tune.sh cannot read back what it " +
-		"wrote (write-only, mode 0200, or empty), so it fails. Run such an action from a script when " +
-		"it is wanted.",
+	Code: diag.Code{ID: "BC0412", Name: "sysctl-action", Severity: diag.Error,
+		Doc: "policy.sysctls holds settings, written to a sysctl.d file that systemd-sysctl applies at " +
+			"every boot and that tune.sh reads back to verify. A few sysctls are actions instead: " +
+			"vm.drop_caches, vm.compact_memory and vm.stat_refresh (Documentation/admin-guide/sysctl/vm.rst), " +
+			"net.ipv4.route.flush and net.ipv6.route.flush. Writing one does something once and leaves no " +
+			"value: the sysctl.d file would do it at every boot, and tune.sh cannot read back what it " +
+			"wrote (write-only, mode 0200, or empty), so it fails. Run such an action from a script when " +
+			"it is wanted."},
 	Run: func(p *Pass) {
 		for _, s := range p.Board.Policy.Sysctls {
 			a, ok := sysctlActions[s.Key]

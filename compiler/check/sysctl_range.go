@@ -11,16 +11,16 @@ import (
 
 // SysctlRange finds sysctl values the kernel rejects.
 var SysctlRange = &Check{
-	Code: "BC0411", Name: "sysctl-range", Severity: diag.Error,
-	Doc: "A sysctl value the kernel rejects with EINVAL: systemd-sysctl logs the failure at every " +
-		"boot and tune.sh stops at it. For the sysctls whose handler boardc knows (the table in " +
-		"compiler/check/sysctl_bounds.go, each bound with the kernel source that enforces it: " +
-		"net.core.netdev_budget and netdev_max_backlog are ints, busy_poll, busy_read and " +
-		"netdev_budget_usecs at least 0, dev_weight and its biases at least 1, " +
-		"rps_sock_flow_entries at most 1<<29), the value must be one integer in that range; for " +
-		"any other sysctl, an integer must fit an unsigned long, the widest a sysctl parses " +
-		"(proc_get_long(), kernel/sysctl.c). Integers are read as the kernel reads them (0x hex, " +
-		"a leading 0 octal). That the kernel rounds rps_sock_flow_entries up is BC0407's.",
+	Code: diag.Code{ID: "BC0411", Name: "sysctl-range", Severity: diag.Error,
+		Doc: "A sysctl value the kernel rejects with EINVAL: systemd-sysctl logs the failure at every " +
+			"boot and tune.sh stops at it. For the sysctls whose handler boardc knows (the table in " +
+			"compiler/check/sysctl_bounds.go, each bound with the kernel source that enforces it: " +
+			"net.core.netdev_budget and netdev_max_backlog are ints, busy_poll, busy_read and " +
+			"netdev_budget_usecs at least 0, dev_weight and its biases at least 1, " +
+			"rps_sock_flow_entries at most 1<<29), the value must be one integer in that range; for " +
+			"any other sysctl, an integer must fit an unsigned long, the widest a sysctl parses " +
+			"(proc_get_long(), kernel/sysctl.c). Integers are read as the kernel reads them (0x hex, " +
+			"a leading 0 octal). That the kernel rounds rps_sock_flow_entries up is BC0407's."},
 	Run: func(p *Pass) {
 		for _, s := range p.Board.Policy.Sysctls {
 			if b, ok := sysctlBounds[s.Key]; ok {

@@ -49,12 +49,12 @@ func resolveWaivers(b *ir.Board) diag.List {
 		case isOld && known[r]:
 			w.Target = r
 			out = append(out, diag.Diagnostic{
-				Pos: w.OnPos, Severity: diag.Warning, Code: WaiverTarget.Code, Ref: ir.WaiverRef(i),
+				Pos: w.OnPos, Severity: diag.Warning, Code: WaiverTarget.ID, Ref: ir.WaiverRef(i),
 				Message: fmt.Sprintf("waiver target %q is the old spelling of %s: write on: %q", w.On, r, string(r)),
 			})
 		default:
 			out = append(out, diag.Diagnostic{
-				Pos: w.OnPos, Severity: diag.Error, Code: WaiverTarget.Code, Ref: ir.WaiverRef(i),
+				Pos: w.OnPos, Severity: diag.Error, Code: WaiverTarget.ID, Ref: ir.WaiverRef(i),
 				Message: fmt.Sprintf("waiver target %q names no element of the description", w.On),
 				Notes:   []diag.Note{{Message: targetHint(w.On, refs)}},
 			})
@@ -105,21 +105,21 @@ func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 		switch {
 		case w.Reason == "":
 			out = append(out, diag.Diagnostic{
-				Pos: w.Pos, Severity: diag.Error, Code: WaiverReason.Code, Ref: ref,
+				Pos: w.Pos, Severity: diag.Error, Code: WaiverReason.ID, Ref: ref,
 				Message: fmt.Sprintf("waiver of %s on %s has no reason", w.Check, w.On),
 				Notes:   []diag.Note{{Message: "a waiver must say why the finding does not apply to this element"}},
 			})
-		case Lookup(w.Check) == nil:
+		case !known(w.Check):
 			out = append(out, diag.Diagnostic{
-				Pos: w.Pos, Severity: diag.Error, Code: WaiverUnused.Code, Ref: ref,
+				Pos: w.Pos, Severity: diag.Error, Code: WaiverUnused.ID, Ref: ref,
 				Message: fmt.Sprintf("waiver names unknown check %s", w.Check),
 				Notes:   []diag.Note{{Message: "boardc checks lists the codes"}},
 			})
-		case w.Target != "" && !used[i] && (base != nil || !Lookup(w.Check).NeedsBase):
+		case w.Target != "" && !used[i] && (base != nil || !needsBase(w.Check)):
 			// A waiver of a base-tree check can only be used when
 			// the board is checked against a base tree.
 			out = append(out, diag.Diagnostic{
-				Pos: w.Pos, Severity: diag.Warning, Code: WaiverUnused.Code, Ref: ref,
+				Pos: w.Pos, Severity: diag.Warning, Code: WaiverUnused.ID, Ref: ref,
 				Message: fmt.Sprintf("waiver of %s on %s silences nothing", w.Check, w.On),
 			})
 		}
@@ -127,26 +127,24 @@ func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 	return out
 }
 
-// WaiverReason is the check on waivers without a written reason.
-var WaiverReason = &Check{
-	Code: "BC0010", Name: "waiver-reason", Severity: diag.Error,
+// WaiverReason is the code of waivers without a written reason.
+var WaiverReason = diag.Code{
+	ID: "BC0010", Name: "waiver-reason", Severity: diag.Error,
 	Doc: "A waiver silences one check on one element of the description and must say why, in its " +
 		"reason field. A waiver without a reason is an error: an unexplained silence is how a " +
 		"missing dma-coherent or a wrong DMA mask survives review.",
-	Run: func(*Pass) {},
 }
 
-// WaiverUnused is the check on waivers that silence nothing.
-var WaiverUnused = &Check{
-	Code: "BC0011", Name: "waiver-unused", Severity: diag.Warning,
+// WaiverUnused is the code of waivers that silence nothing.
+var WaiverUnused = diag.Code{
+	ID: "BC0011", Name: "waiver-unused", Severity: diag.Warning,
 	Doc: "A waiver that silences no finding, or names a check that does not exist, is reported so " +
 		"that stale waivers are removed once the description is fixed.",
-	Run: func(*Pass) {},
 }
 
-// WaiverTarget is the check on what a waiver names.
-var WaiverTarget = &Check{
-	Code: "BC0012", Name: "waiver-target", Severity: diag.Error,
+// WaiverTarget is the code of what a waiver names.
+var WaiverTarget = diag.Code{
+	ID: "BC0012", Name: "waiver-target", Severity: diag.Error,
 	Doc: "A waiver names the one element it silences by its path in the description, the spelling " +
 		"diagnostics print: soc.masters.KEY, soc.buses.KEY, soc.cpus.clusters[N], soc.dpaa2.dpios[N], " +
 		"policy.irqs[N], policy.net.IF, policy.sysctls.\"KEY\" and the like. A target that names no " +
@@ -154,5 +152,21 @@ var WaiverTarget = &Check{
 		"every pinned IRQ, and now must name one. The first spellings of schema version 1 " +
 		"(masters.KEY, buses.KEY, cpus, dpaa2, policy.net.IF) still work, with a warning saying what " +
 		"to write instead.",
-	Run: func(*Pass) {},
+}
+
+// known reports whether a waiver's check names a code (Lookup).
+func known(idOrName string) bool {
+	_, ok := Lookup(idOrName)
+	return ok
+}
+
+// needsBase reports whether the check a waiver names runs only against a
+// base tree.
+func needsBase(idOrName string) bool {
+	for _, c := range All() {
+		if c.ID == idOrName || c.Name == idOrName {
+			return c.NeedsBase
+		}
+	}
+	return false
 }

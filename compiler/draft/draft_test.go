@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/draft"
 	"boardc.dev/boardc/compiler/load"
@@ -79,11 +79,11 @@ func TestVetListsMissing(t *testing.T) {
 	}
 	t.Setenv("CUE_REGISTRY", "none")
 	t.Chdir(mod)
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := c.Compile("tiny", compiler.Options{})
+	r := c.Compile("tiny", boardc.Options{})
 	var got strings.Builder
 	if err := r.Diagnostics.WriteText(&got); err != nil {
 		t.Fatal(err)

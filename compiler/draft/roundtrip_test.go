@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/draft"
 	"boardc.dev/boardc/compiler/load"
@@ -71,11 +71,11 @@ func TestRoundTrip(t *testing.T) {
 			}
 			write(t, filepath.Join(mod, d.Board, "facts.cue"), facts)
 
-			c, err := compiler.New()
+			c, err := boardc.New()
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := c.Compile(filepath.Join(mod, d.Board), compiler.Options{})
+			r := c.Compile(filepath.Join(mod, d.Board), boardc.Options{})
 			if r.Diagnostics.HasErrors() {
 				var b strings.Builder
 				_ = r.Diagnostics.WriteText(&b)

@@ -125,8 +125,8 @@ func TestSchemaNameDeclaredByAPackage(t *testing.T) {
 // built-in schema's own error still reads as CUE's and is positioned.
 func TestNotAllowedDiagnostic(t *testing.T) {
 	p := &positions{dir: t.TempDir()}
-	ds := p.fromCUE(notAllowed("colour"), cue.Value{}, CodeSchema)
-	if len(ds) != 1 || ds[0].Code != CodeUnknown || ds[0].Message != "colour: field not allowed" || ds[0].Pos.File == "" {
+	ds := p.fromCUE(notAllowed("colour"), cue.Value{}, diag.Schema.ID)
+	if len(ds) != 1 || ds[0].Code != diag.Unknown.ID || ds[0].Message != "colour: field not allowed" || ds[0].Pos.File == "" {
 		t.Errorf("got %v", ds)
 	}
 }

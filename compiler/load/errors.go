@@ -33,14 +33,14 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
 		path := e.Path()
 		switch {
-		case len(path) > 0 && d.Code == CodeLoad:
+		case len(path) > 0 && d.Code == diag.Parse.ID:
 			// A package's import path, not a place in the description.
 			d.Message = strings.Join(path, ".") + ": " + d.Message
 		case len(path) > 0:
 			d.Ref = refOf(path)
 			d.Message = string(d.Ref) + ": " + d.Message
 		}
-		if d.Code == CodeMissing {
+		if d.Code == diag.Missing.ID {
 			if key := notInSoC(data, path); key != "" {
 				undeclared[key] = true
 				continue
@@ -66,18 +66,18 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			switch {
 			case !d.Pos.IsValid():
 				d.Pos = at
-			case d.Code == CodeConflict && at != d.Pos:
+			case d.Code == diag.Conflict.ID && at != d.Pos:
 				// Both sides of a conflict, each where the user wrote it.
 				d.Notes = appendNote(d.Notes, diag.Note{Pos: at, Message: "the other value is given here"})
 			}
 		}
-		if !d.Pos.IsValid() && code == CodeLoad {
+		if !d.Pos.IsValid() && code == diag.Parse.ID {
 			d.Pos, d.Message = p.filePos(e, d.Message)
 		}
 		if !d.Pos.IsValid() {
 			var missing []string
 			d.Pos, missing = p.pathPos(data, e.Path())
-			if d.Code == CodeMissing && missing != nil {
+			if d.Code == diag.Missing.ID && missing != nil {
 				d.Message = strings.Join(missing, ".") + ": required field is missing"
 			}
 		}
@@ -248,17 +248,17 @@ func classify(e errors.Error, fallback string) string {
 	format, _ := e.Msg()
 	switch {
 	case strings.Contains(format, "not allowed"):
-		return CodeUnknown
+		return diag.Unknown.ID
 	case strings.Contains(format, "incomplete") || strings.Contains(format, "non-concrete"):
-		return CodeMissing
-	case fallback == CodeLoad && strings.Contains(format, "conflicting values"):
+		return diag.Missing.ID
+	case fallback == diag.Parse.ID && strings.Contains(format, "conflicting values"):
 		// The user's own value fails before the schema is applied: two
 		// of its declarations disagree.
-		return CodeConflict
-	case fallback == CodeLoad:
-		return CodeLoad
+		return diag.Conflict.ID
+	case fallback == diag.Parse.ID:
+		return diag.Parse.ID
 	}
-	return CodeSchema
+	return diag.Schema.ID
 }
 
 func appendNote(notes []diag.Note, n diag.Note) []diag.Note {

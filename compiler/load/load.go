@@ -15,22 +15,9 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/load"
 
-	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/schema"
-)
-
-// Codes of the diagnostics the loader reports; compiler/check registers
-// and documents them.
-var (
-	CodeLoad      = check.Parse.Code     // a file or package could not be read or parsed
-	CodeSchema    = check.Schema.Code    // a value violates the schema
-	CodeUnknown   = check.Unknown.Code   // a field the schema does not define
-	CodeMissing   = check.Missing.Code   // a required field is missing or not concrete
-	CodeReference = check.Reference.Code // a reference to an undeclared bus or parent
-	CodeConflict  = check.Conflict.Code  // one field given two different values
-	CodeNotInSoC  = check.NotInSoC.Code  // a board's master or bus the SoC does not declare
 )
 
 // Loader loads board descriptions. It prepares the embedded schema once;
@@ -160,7 +147,7 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 		if ds := l.explain(path); len(ds) > 0 {
 			return nil, ds
 		}
-		return nil, p.fromCUE(err, cue.Value{}, CodeSchema)
+		return nil, p.fromCUE(err, cue.Value{}, diag.Schema.ID)
 	}
 	return &Evaluated{inst: inst, v: v, pos: p}, nil
 }
@@ -234,11 +221,11 @@ func (l *Loader) explain(path string) diag.List {
 	data := ctx.BuildInstance(inst)
 	l.spend(inst)
 	if err := data.Err(); err != nil {
-		return p.fromCUE(err, cue.Value{}, CodeLoad)
+		return p.fromCUE(err, cue.Value{}, diag.Parse.ID)
 	}
 	v := data.Unify(board)
 	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
-		return p.fromCUE(err, data, CodeSchema)
+		return p.fromCUE(err, data, diag.Schema.ID)
 	}
 	return nil
 }
@@ -278,7 +265,7 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 	}
 	p := &positions{wd: l.wd, root: root, dir: cfg.Dir}
 	if inst.Err != nil {
-		return nil, nil, p.fromCUE(inst.Err, cue.Value{}, CodeLoad)
+		return nil, nil, p.fromCUE(inst.Err, cue.Value{}, diag.Parse.ID)
 	}
 	return inst, p, nil
 }
@@ -325,7 +312,7 @@ func (l *Loader) pathError(path, msg string) diag.List {
 	return diag.List{{
 		Pos:      ir.Pos{File: path, Src: path},
 		Severity: diag.Error,
-		Code:     CodeLoad,
+		Code:     diag.Parse.ID,
 		Message:  msg,
 	}}
 }

@@ -54,7 +54,7 @@ func (lw *lowerer) each(n int, fn func(i int, p *positions)) {
 
 func (lw *lowerer) errorf(pos ir.Pos, format string, args ...any) {
 	lw.diags = append(lw.diags, diag.Diagnostic{
-		Pos: pos, Severity: diag.Error, Code: CodeReference,
+		Pos: pos, Severity: diag.Error, Code: diag.Reference.ID,
 		Message: fmt.Sprintf(format, args...),
 	})
 }
@@ -303,7 +303,7 @@ func lowerDMA(m *ir.Master, n node) *diag.Diagnostic {
 	switch {
 	case caps.exists() && bits.exists():
 		return &diag.Diagnostic{
-			Pos: bits.Pos(), Severity: diag.Error, Code: CodeConflict, Ref: ir.MasterRef(m.Key).Field("dmaBits"),
+			Pos: bits.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field("dmaBits"),
 			Message: fmt.Sprintf("soc.masters.%s: both dma and dmaBits; dmaBits is the old spelling of dma: {streaming: N}: keep one", m.Key),
 			Notes:   []diag.Note{{Pos: caps.Pos(), Message: "dma is given here"}},
 		}
@@ -319,7 +319,7 @@ func lowerDMA(m *ir.Master, n node) *diag.Diagnostic {
 		m.CoherentBits, m.CoherentBitsPos = m.DMABits, m.DMABitsPos
 	default:
 		return &diag.Diagnostic{
-			Pos: m.Pos, Severity: diag.Error, Code: CodeMissing, Ref: ir.MasterRef(m.Key).Field("dma"),
+			Pos: m.Pos, Severity: diag.Error, Code: diag.Missing.ID, Ref: ir.MasterRef(m.Key).Field("dma"),
 			Message: fmt.Sprintf("soc.masters.%s.dma: required field is missing: the master's DMA mask widths, dma: {streaming: N} (or the old dmaBits: N)", m.Key),
 		}
 	}

@@ -51,7 +51,7 @@ func (l *Loader) Migrate(path string) (map[string]*Migration, diag.List) {
 	data := ctx.BuildInstance(inst)
 	l.spend(inst)
 	if err := data.Err(); err != nil {
-		return nil, p.fromCUE(err, cue.Value{}, CodeLoad)
+		return nil, p.fromCUE(err, cue.Value{}, diag.Parse.ID)
 	}
 	// Where the edits go: the position of each coherent: true to complete,
 	// and of a schema: 1.

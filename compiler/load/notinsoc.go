@@ -32,7 +32,7 @@ func (p *positions) notInSoCDiag(data cue.Value, key string) diag.Diagnostic {
 	kind, name, _ := strings.Cut(key, ".")
 	pos, _ := p.pathPos(data, []string{"soc", kind, name})
 	d := diag.Diagnostic{
-		Pos: pos, Severity: diag.Error, Code: CodeNotInSoC, Ref: ir.Ref("soc." + kind).Field(name),
+		Pos: pos, Severity: diag.Error, Code: diag.NotInSoC.ID, Ref: ir.Ref("soc." + kind).Field(name),
 		Message: fmt.Sprintf("soc.%s.%s: not declared by the SoC", kind, name),
 	}
 	var known []string

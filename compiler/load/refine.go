@@ -68,7 +68,7 @@ func refine(d diag.Diagnostic, path []string, data cue.Value) diag.Diagnostic {
 	d.Message = shorten(d.Message)
 	full := string(refOf(path))
 	switch {
-	case d.Code == CodeUnknown && len(path) >= 2:
+	case d.Code == diag.Unknown.ID && len(path) >= 2:
 		parent, key := string(refOf(path[:len(path)-1])), path[len(path)-1]
 		for _, k := range keyDefs {
 			if k.parent.MatchString(parent) {
@@ -77,12 +77,12 @@ func refine(d diag.Diagnostic, path []string, data cue.Value) diag.Diagnostic {
 				return d
 			}
 		}
-	case d.Code == CodeSchema && full == "schema":
+	case d.Code == diag.Schema.ID && full == "schema":
 		if v, err := data.LookupPath(cue.ParsePath("schema")).Int64(); err == nil && v != schema.Version {
 			d = oldVersion(d, v, data)
 		}
 	case mastersRE.MatchString(full) && strings.Contains(d.Message, "required but not present"):
-		d.Code, d.Message = CodeMissing, full+": "+mastersMissing
+		d.Code, d.Message = diag.Missing.ID, full+": "+mastersMissing
 		d.Notes = append(d.Notes, diag.Note{Message: mastersWas})
 	case strings.HasSuffix(strings.TrimSuffix(d.Message, ":"), "errors in empty disjunction"):
 		d.Message = full + ": the value matches none of the schema's alternatives"
@@ -147,7 +147,7 @@ var freeTextRE = regexp.MustCompile(`out of bound =~"\^\[\^\\\\p\{Cc\}.*\{(\d+),
 // rewordFreeText says in words what a free-text pattern asks for.
 func rewordFreeText(d diag.Diagnostic, path []string) diag.Diagnostic {
 	m := freeTextRE.FindStringSubmatch(d.Message)
-	if d.Code != CodeSchema || m == nil {
+	if d.Code != diag.Schema.ID || m == nil {
 		return d
 	}
 	d.Message = fmt.Sprintf("%s: free text must be one line of %s to %s characters, without control, line separator or bidi control characters",

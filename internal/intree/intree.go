@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
 )
 
@@ -37,23 +37,23 @@ func Dirs(t testing.TB, boardsDir string) []string {
 
 var (
 	mu    sync.Mutex
-	cache = map[string]*compiler.Result{}
+	cache = map[string]*boardc.Result{}
 )
 
 // Compile compiles the board in dir once per test binary and fails the
 // test when it has errors.
-func Compile(t testing.TB, dir string) *compiler.Result {
+func Compile(t testing.TB, dir string) *boardc.Result {
 	t.Helper()
 	mu.Lock()
 	defer mu.Unlock()
 	if r, ok := cache[dir]; ok {
 		return r
 	}
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := c.Compile(dir, compiler.Options{})
+	r := c.Compile(dir, boardc.Options{})
 	if r.Board == nil || r.Diagnostics.HasErrors() {
 		var b strings.Builder
 		_ = r.Diagnostics.WriteText(&b)
@@ -64,9 +64,9 @@ func Compile(t testing.TB, dir string) *compiler.Result {
 }
 
 // CompileAll compiles every in-tree board under boardsDir.
-func CompileAll(t testing.TB, boardsDir string) []*compiler.Result {
+func CompileAll(t testing.TB, boardsDir string) []*boardc.Result {
 	t.Helper()
-	var out []*compiler.Result
+	var out []*boardc.Result
 	for _, d := range Dirs(t, boardsDir) {
 		out = append(out, Compile(t, d))
 	}

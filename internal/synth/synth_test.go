@@ -3,7 +3,7 @@ package synth_test
 import (
 	"testing"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/internal/synth"
 )
 
@@ -11,7 +11,7 @@ import (
 // at all, every master, bus and CPU lowered, and files generated.
 func TestCompiles(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestCompiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := c.Compile(dir, compiler.Options{WarningsAsErrors: true})
+		r := c.Compile(dir, boardc.Options{WarningsAsErrors: true})
 		for _, d := range r.Diagnostics {
 			t.Errorf("%+v: %s", p, d)
 		}
@@ -48,7 +48,7 @@ func TestCompiles(t *testing.T) {
 // least two levels deep, dma-ranges on some buses, one DPIO per CPU.
 func TestShape(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := c.Compile(dir, compiler.Options{})
+	r := c.Compile(dir, boardc.Options{})
 	if r.Board == nil {
 		t.Fatalf("not loaded: %v", r.Diagnostics)
 	}

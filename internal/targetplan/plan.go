@@ -60,7 +60,7 @@ import (
 	"slices"
 	"strings"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
 )
 
@@ -69,12 +69,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: targetplan BOARD")
 		os.Exit(2)
 	}
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "targetplan:", err)
 		os.Exit(1)
 	}
-	r := c.Compile(os.Args[1], compiler.Options{})
+	r := c.Compile(os.Args[1], boardc.Options{})
 	if r.Board == nil || r.Diagnostics.HasErrors() {
 		for _, d := range r.Diagnostics {
 			fmt.Fprintln(os.Stderr, d)

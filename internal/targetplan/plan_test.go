@@ -110,7 +110,7 @@ func TestPlanChannels(t *testing.T) {
 // TestPlanIsolated: a board that isolates CPUs states them and the
 // housekeeping CPUs, as the kernel lists CPUs.
 func TestPlanIsolated(t *testing.T) {
-	r := intree.Compile(t, "../../compiler/testdata/cases/policy-isolated")
+	r := intree.Compile(t, "../../testdata/cases/policy-isolated")
 	var b strings.Builder
 	if err := write(&b, r.Board); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/golden"
 	"boardc.dev/boardc/internal/intree"
@@ -25,7 +25,7 @@ const boardsDir = "../../boards"
 
 // input returns the report input of a compiled board, with the origins
 // of its outputs' lines, as boardc report makes it.
-func input(t testing.TB, r *compiler.Result) *report.Input {
+func input(t testing.TB, r *boardc.Result) *report.Input {
 	t.Helper()
 	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
 	if len(in.Outputs) == 0 {

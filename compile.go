@@ -1,8 +1,11 @@
-// Package compiler compiles a board description: load and unify with the
-// schema, lower to the IR, run the checks, and hand the IR to the emitters.
-// The result is data (IR, diagnostics, files); the compiler does no disk
-// I/O besides reading the description.
-package compiler
+// Package boardc compiles board descriptions: it loads a description and
+// unifies it with the schema (compiler/load), lowers it to the IR
+// (compiler/ir), runs the checks (compiler/check) and hands the IR to the
+// emitters (outputs/...). The result is data, as esbuild's BuildResult is:
+// the board, the diagnostics, the files and their manifest. Compiling does
+// no disk I/O besides reading the description; writing a set of outputs
+// atomically is internal/outset's, and commands are cmd/boardc's.
+package boardc
 
 import (
 	"sync"
@@ -30,9 +33,16 @@ type Result struct {
 	Board *ir.Board
 	// Diagnostics are every finding, sorted by position.
 	Diagnostics diag.List
-	// Files are the generated files, sorted by path; empty when any
-	// diagnostic is an error.
+	// Checks are the codes of the checks that ran, sorted by ID; none
+	// when loading failed.
+	Checks []diag.Code
+	// Files are the generated files, sorted by path, manifest.json among
+	// them; empty when any diagnostic is an error.
 	Files []outputs.File
+	// Manifest is what Files holds as manifest.json: every other file
+	// with its digest and the origins of its lines; nil when any
+	// diagnostic is an error.
+	Manifest *outputs.Manifest
 }
 
 // Options change how a board is compiled.
@@ -62,6 +72,17 @@ func New() (*Compiler, error) {
 	return &Compiler{loader: l}, nil
 }
 
+// Compile compiles the board at path (a directory or a .cue file) with a
+// Compiler of its own. A program that compiles several boards should keep
+// one Compiler: it prepares the schema once.
+func Compile(path string, opts Options) (*Result, error) {
+	c, err := New()
+	if err != nil {
+		return nil, err
+	}
+	return c.Compile(path, opts), nil
+}
+
 // Compile compiles the board at path (a directory or a .cue file).
 func (c *Compiler) Compile(path string, opts Options) *Result {
 	b, ds := c.loader.Load(path)
@@ -73,13 +94,17 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 		t, err := opts.BaseTree(b)
 		if err != nil {
 			ds = append(ds, diag.Diagnostic{
-				Pos: b.DTSPos.Or(b.Pos), Severity: diag.Error, Code: check.BaseTree.Code, Ref: ir.RefDTS,
+				Pos: b.DTSPos.Or(b.Pos), Severity: diag.Error, Code: diag.BaseTree.ID, Ref: ir.RefDTS,
 				Message: "the base tree could not be read: " + err.Error(),
 			})
 		}
 		base = t
 	}
-	r := &Result{Board: b, Diagnostics: append(ds, check.RunWith(b, base)...)}
+	cr := check.RunWith(b, base)
+	r := &Result{Board: b, Diagnostics: append(ds, cr.Diagnostics...)}
+	for _, c := range cr.Ran {
+		r.Checks = append(r.Checks, c.Code)
+	}
 	if opts.WarningsAsErrors {
 		for i := range r.Diagnostics {
 			if r.Diagnostics[i].Severity == diag.Warning {
@@ -95,23 +120,24 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	// and makes the manifest's entries of its files there.
 	es := Emitters()
 	emitted := make([][]outputs.File, len(es))
-	entries := make([][]ManifestFile, len(es))
+	entries := make([][]outputs.ManifestFile, len(es))
 	var wg sync.WaitGroup
 	for i, e := range es {
 		wg.Go(func() {
 			emitted[i] = e.Emit(b)
 			for _, f := range emitted[i] {
-				entries[i] = append(entries[i], manifestFile(f))
+				entries[i] = append(entries[i], outputs.ManifestEntry(f))
 			}
 		})
 	}
 	wg.Wait()
-	var all []ManifestFile
+	var all []outputs.ManifestFile
 	for i, fs := range emitted {
 		r.Files = append(r.Files, fs...)
 		all = append(all, entries[i]...)
 	}
-	r.Files = append(r.Files, manifest(b, es, all))
+	r.Manifest = outputs.NewManifest(b, es, all)
+	r.Files = append(r.Files, r.Manifest.File())
 	outputs.SortFiles(r.Files)
 	return r
 }

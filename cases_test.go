@@ -1,4 +1,4 @@
-package compiler_test
+package boardc_test
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/golden"
@@ -56,11 +56,11 @@ func TestCases(t *testing.T) {
 			// Positions are shown relative to the directory the
 			// compiler is made in.
 			t.Chdir(dir)
-			c, err := compiler.New()
+			c, err := boardc.New()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var opts compiler.Options
+			var opts boardc.Options
 			if _, err := os.Stat("base.dts"); err == nil {
 				base := baseTree(t, "base.dts")
 				opts.BaseTree = func(*ir.Board) (*basetree.Tree, error) { return base, nil }

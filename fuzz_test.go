@@ -1,4 +1,4 @@
-package compiler_test
+package boardc_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/internal/badcorpus"
 )
 
@@ -15,11 +15,11 @@ import (
 // diagnostic, every error names a file, and a board with errors yields no
 // files. Seeds are the loader's bad-input corpus and the in-tree boards.
 func FuzzLoad(f *testing.F) {
-	for _, s := range badcorpus.FuzzSeeds(f, "load/testdata/bad", "../boards") {
+	for _, s := range badcorpus.FuzzSeeds(f, "compiler/load/testdata/bad", "boards") {
 		f.Add(s)
 	}
 	f.Setenv("CUE_REGISTRY", "none") // an import never reaches the network
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r := c.Compile(dir, compiler.Options{})
+		r := c.Compile(dir, boardc.Options{})
 		if r.Board == nil && !r.Diagnostics.HasErrors() {
 			t.Fatalf("no board and no error:\n%s", text(r))
 		}
@@ -44,7 +44,7 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-func text(r *compiler.Result) string {
+func text(r *boardc.Result) string {
 	var b strings.Builder
 	r.Diagnostics.WriteText(&b)
 	return b.String()

@@ -1,4 +1,4 @@
-package compiler_test
+package boardc_test
 
 import (
 	"bytes"
@@ -17,18 +17,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/intree"
+	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/schema"
 )
 
 // manifestOf returns the raw manifest.json of r and its decoded content.
-func manifestOf(t *testing.T, r *compiler.Result) ([]byte, compiler.Manifest) {
+func manifestOf(t *testing.T, r *boardc.Result) ([]byte, outputs.Manifest) {
 	t.Helper()
 	for _, f := range r.Files {
-		if f.Path == compiler.ManifestPath {
-			var m compiler.Manifest
+		if f.Path == outputs.ManifestPath {
+			var m outputs.Manifest
 			dec := json.NewDecoder(strings.NewReader(string(f.Data)))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&m); err != nil {
@@ -37,8 +38,8 @@ func manifestOf(t *testing.T, r *compiler.Result) ([]byte, compiler.Manifest) {
 			return f.Data, m
 		}
 	}
-	t.Fatalf("no %s among the files", compiler.ManifestPath)
-	return nil, compiler.Manifest{}
+	t.Fatalf("no %s among the files", outputs.ManifestPath)
+	return nil, outputs.Manifest{}
 }
 
 // TestManifest checks manifest.json against the files it describes: every
@@ -46,12 +47,12 @@ func manifestOf(t *testing.T, r *compiler.Result) ([]byte, compiler.Manifest) {
 // that ran, the schema version, and the inputs relative to the CUE module
 // root.
 func TestManifest(t *testing.T) {
-	r := intree.Compile(t, filepath.Join("..", "boards", "espressobin"))
+	r := intree.Compile(t, filepath.Join("boards", "espressobin"))
 	data, m := manifestOf(t, r)
 
 	want := map[string]string{}
 	for _, f := range r.Files {
-		if f.Path != compiler.ManifestPath {
+		if f.Path != outputs.ManifestPath {
 			sum := sha256.Sum256(f.Data)
 			want[f.Path] = hex.EncodeToString(sum[:])
 		}
@@ -73,7 +74,7 @@ func TestManifest(t *testing.T) {
 	}
 
 	var emitters []string
-	for _, e := range compiler.Emitters() {
+	for _, e := range boardc.Emitters() {
 		emitters = append(emitters, e.Name)
 	}
 	sort.Strings(emitters)
@@ -95,7 +96,7 @@ func TestManifest(t *testing.T) {
 // TestManifestCheckoutIndependent compiles the same board from a copy of
 // the boards' CUE module elsewhere: the manifest must not change.
 func TestManifestCheckoutIndependent(t *testing.T) {
-	src := filepath.Join("..", "boards")
+	src := "boards"
 	dst := filepath.Join(t.TempDir(), "elsewhere")
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
@@ -112,11 +113,11 @@ func TestManifestCheckoutIndependent(t *testing.T) {
 // positions and names; every ref naming an element of the board; each
 // entry on one line of the JSON.
 func TestManifestLines(t *testing.T) {
-	for _, r := range intree.CompileAll(t, filepath.Join("..", "boards")) {
+	for _, r := range intree.CompileAll(t, filepath.Join("boards")) {
 		t.Run(r.Board.Name, func(t *testing.T) {
 			data, m := manifestOf(t, r)
 			known := boardRefs(r.Board)
-			byPath := map[string]compiler.ManifestFile{}
+			byPath := map[string]outputs.ManifestFile{}
 			entries := 0
 			for _, f := range m.Files {
 				byPath[f.Path] = f
@@ -124,7 +125,7 @@ func TestManifestLines(t *testing.T) {
 			}
 			annotated := 0
 			for _, f := range r.Files {
-				if f.Path == compiler.ManifestPath {
+				if f.Path == outputs.ManifestPath {
 					continue
 				}
 				mf := byPath[f.Path]
@@ -251,9 +252,9 @@ var position = regexp.MustCompile(`[A-Za-z0-9_.+@-][A-Za-z0-9_./+@-]*\.cue:[0-9]
 // comments from that data; and names are recorded on lines of code only,
 // never on a comment.
 func TestProvenanceFromMap(t *testing.T) {
-	for _, r := range intree.CompileAll(t, filepath.Join("..", "boards")) {
+	for _, r := range intree.CompileAll(t, filepath.Join("boards")) {
 		for _, f := range r.Files {
-			if f.Path == compiler.ManifestPath {
+			if f.Path == outputs.ManifestPath {
 				continue
 			}
 			for i, line := range strings.Split(string(f.Data), "\n") {

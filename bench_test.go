@@ -1,4 +1,4 @@
-package compiler_test
+package boardc_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"boardc.dev/boardc/compiler"
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/compiler/load"
@@ -28,7 +28,7 @@ type benchBoard struct{ name, dir string }
 func benchBoards(b *testing.B) []benchBoard {
 	b.Helper()
 	b.Setenv("CUE_REGISTRY", "none")
-	m, err := filepath.Glob(filepath.Join("..", "boards", "*", "board.cue"))
+	m, err := filepath.Glob(filepath.Join("boards", "*", "board.cue"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func lower(b *testing.B, l *load.Loader, e *load.Evaluated) *ir.Board {
 // BenchmarkNew prepares the embedded schema, once per Compiler.
 func BenchmarkNew(b *testing.B) {
 	for b.Loop() {
-		if _, err := compiler.New(); err != nil {
+		if _, err := boardc.New(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -136,7 +136,7 @@ func BenchmarkChecks(b *testing.B) {
 func BenchmarkEmit(b *testing.B) {
 	l := newLoader(b)
 	boards := benchBoards(b)
-	for _, em := range compiler.Emitters() {
+	for _, em := range boardc.Emitters() {
 		b.Run(em.Name, func(b *testing.B) {
 			for _, bb := range boards {
 				b.Run(bb.name, func(b *testing.B) {
@@ -153,14 +153,14 @@ func BenchmarkEmit(b *testing.B) {
 // BenchmarkCompile is a whole compilation with one Compiler, as boardc
 // build does for each board it is given.
 func BenchmarkCompile(b *testing.B) {
-	c, err := compiler.New()
+	c, err := boardc.New()
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, bb := range benchBoards(b) {
 		b.Run(bb.name, func(b *testing.B) {
 			for b.Loop() {
-				if r := c.Compile(bb.dir, compiler.Options{}); r.Diagnostics.HasErrors() {
+				if r := c.Compile(bb.dir, boardc.Options{}); r.Diagnostics.HasErrors() {
 					b.Fatalf("%v", r.Diagnostics)
 				}
 			}

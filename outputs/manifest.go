@@ -1,4 +1,4 @@
-package compiler
+package outputs
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
-	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/schema"
 )
 
@@ -44,30 +43,26 @@ type ManifestFile struct {
 	// Lines give the origin of the lines that come from the description
 	// elements: the lines of one origin together, in the order of their
 	// first line. Lines of boilerplate are not listed.
-	Lines []ManifestLines `json:"lines,omitempty"`
+	Lines []Lines `json:"lines,omitempty"`
 	// Names maps what a line defines or sets (a DT property, a C symbol,
 	// a runtime path, an IRQ action name, a sysctl) to the lines that do,
-	// as in ManifestLines.At.
+	// as in Lines.At.
 	Names map[string]string `json:"names,omitempty"`
 }
 
-// ManifestLines is the origin shared by some lines of an output (see
-// outputs.Origins).
-type ManifestLines = outputs.Lines
-
-// manifestFile returns f's entry in the manifest: its SHA-256 and where
-// its lines come from. The emitters' goroutines call it, each on its
-// files.
-func manifestFile(f outputs.File) ManifestFile {
+// ManifestEntry returns f's entry in the manifest: its SHA-256 and where
+// its lines come from. It only reads f, so the emitters' goroutines can
+// call it, each on its own files.
+func ManifestEntry(f File) ManifestFile {
 	sum := sha256.Sum256(f.Data)
-	lines, names := outputs.Origins(f)
+	lines, names := Origins(f)
 	return ManifestFile{Path: f.Path, SHA256: hex.EncodeToString(sum[:]), Lines: lines, Names: names}
 }
 
-// manifest returns manifest.json for the board's files, made by emitters,
-// from their entries (manifestFile). Every list is sorted, so the JSON is
-// deterministic.
-func manifest(b *ir.Board, emitters []outputs.Emitter, files []ManifestFile) outputs.File {
+// NewManifest returns the manifest of the board's files, made by emitters,
+// from their entries (ManifestEntry). Every list is sorted, so its JSON
+// (Encode) is deterministic.
+func NewManifest(b *ir.Board, emitters []Emitter, files []ManifestFile) *Manifest {
 	m := Manifest{
 		Board:    b.Name,
 		Emitters: []string{},
@@ -86,14 +81,17 @@ func manifest(b *ir.Board, emitters []outputs.Emitter, files []ManifestFile) out
 	sort.Strings(m.Emitters)
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
 	sort.Strings(m.Inputs)
-	return outputs.File{Path: ManifestPath, Data: m.encode()}
+	return &m
 }
 
-// encode returns m as JSON indented by two spaces, as encoding/json
+// File returns the manifest as the board's manifest.json.
+func (m *Manifest) File() File { return File{Path: ManifestPath, Data: m.Encode()} }
+
+// Encode returns m as JSON indented by two spaces, as encoding/json
 // indents it, except that each entry of a file's lines and names is
 // written on one line of its own: they are most of the manifest, and one
 // entry a line keeps it compact and a diff of it readable.
-func (m *Manifest) encode() []byte {
+func (m *Manifest) Encode() []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n")
 	b.WriteString(`  "board": ` + jsonText(m.Board) + ",\n")
@@ -145,7 +143,7 @@ func (m *Manifest) encode() []byte {
 }
 
 // encodeLines writes l as compact JSON, as encoding/json writes it.
-func encodeLines(l ManifestLines, b *bytes.Buffer) {
+func encodeLines(l Lines, b *bytes.Buffer) {
 	b.WriteString(`{"at":` + jsonString(l.At))
 	if len(l.Refs) > 0 {
 		b.WriteString(`,"refs":[`)
