@@ -10,7 +10,7 @@ import (
 	"io"
 	"os"
 
-	"boardc.dev/boardc/outputs/report/layout"
+	"boardc.dev/boardc/report/layout"
 )
 
 func main() {

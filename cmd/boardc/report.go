@@ -16,7 +16,7 @@ import (
 	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
-	"boardc.dev/boardc/outputs/report"
+	"boardc.dev/boardc/report"
 )
 
 // layoutProgram is the program that lays out a report's DOT as SVG; see

@@ -18,8 +18,8 @@ import (
 	"boardc.dev/boardc/internal/golden"
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/testtool"
-	"boardc.dev/boardc/outputs/report"
-	"boardc.dev/boardc/outputs/report/layout"
+	"boardc.dev/boardc/report"
+	"boardc.dev/boardc/report/layout"
 )
 
 // screenshotWidth is the browser window's width for the screenshots; the

@@ -17,11 +17,11 @@ import (
 	"boardc.dev/boardc/internal/golden"
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/outputs"
-	"boardc.dev/boardc/outputs/report"
-	"boardc.dev/boardc/outputs/report/layout"
+	"boardc.dev/boardc/report"
+	"boardc.dev/boardc/report/layout"
 )
 
-const boardsDir = "../../boards"
+const boardsDir = "../boards"
 
 // input returns the report input of a compiled board, with the origins
 // of its outputs' lines, as boardc report makes it.
