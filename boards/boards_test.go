@@ -30,7 +30,7 @@ func TestGolden(t *testing.T) {
 	for _, dir := range boardDirs(t) {
 		t.Run(dir, func(t *testing.T) {
 			r := compile(t, dir)
-			golden.Check(t, filepath.Join(dir, "expected"), r.Files)
+			golden.Check(t, filepath.Join(dir, "expected"), r.Files, golden.WithTail(golden.TuneLibrary))
 		})
 	}
 }

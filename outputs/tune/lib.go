@@ -34,3 +34,9 @@ var library = func() string {
 	}
 	return strings.Join(texts, "\n")
 }()
+
+// Library returns the fixed part of tune.sh, the same for every board:
+// Script appends it, byte for byte, after the board's own lines, and none
+// of its lines has an origin, so it never moves the line numbers the
+// manifest gives the board's lines.
+func Library() string { return library }
