@@ -3,16 +3,21 @@ package tune_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"boardc.dev/boardc/outputs/tune"
 )
 
+// awkRef is where a part of the library takes an awk program.
+var awkRef = regexp.MustCompile(`'@([a-z-]+)\.awk@'`)
+
 // TestScriptLibrary asserts what the golden copies of tune.sh rely on
 // (internal/golden.TuneLibrary): tune.sh is the board's own lines, ending
 // with the actions function, then the library, the lib/*.sh parts joined
-// by a blank line, byte for byte; and no annotation reaches into the
+// by a blank line with their awk programs (awk/*.awk) in place, byte for
+// byte; and no annotation reaches into the
 // library, so a change to it moves no line the manifest lists.
 func TestScriptLibrary(t *testing.T) {
 	parts, err := filepath.Glob(filepath.Join("lib", "*.sh"))
@@ -27,9 +32,18 @@ func TestScriptLibrary(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
-	lib := strings.Join(texts, "\n")
+	lib := awkRef.ReplaceAllStringFunc(strings.Join(texts, "\n"), func(ref string) string {
+		b, err := os.ReadFile(filepath.Join("awk", awkRef.FindStringSubmatch(ref)[1]+".awk"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "'" + strings.TrimSuffix(string(b), "\n") + "'"
+	})
+	if strings.Contains(lib, ".awk@") {
+		t.Fatalf("the library takes an awk program other than as '@NAME.awk@'")
+	}
 	if tune.Library() != lib {
-		t.Fatalf("Library() is not lib/*.sh joined by a blank line")
+		t.Fatalf("Library() is not lib/*.sh joined by a blank line, with their awk programs in place")
 	}
 	for _, f := range tune.Emit(testBoard()) {
 		if f.Path != tune.ScriptFile {

@@ -5,18 +5,6 @@ import (
 	"boardc.dev/boardc/outputs"
 )
 
-// irqNamesAwk prints every action name of the IRQ numbered
-// ENVIRON["BOARDC_IRQNUM"] in /proc/interrupts.
-const irqNamesAwk = `$1 == ENVIRON["BOARDC_IRQNUM"] ":" {
-	for (i = NF; i > 1; i--) {
-		a = $i
-		if (i < NF && a !~ /,$/)
-			break
-		sub(/,$/, "", a)
-		print a
-	}
-}`
-
 // PolicyScript returns the irqbalance policy script of the board.
 // irqbalance runs it once per IRQ with the IRQ's sysfs device path and
 // number as arguments and reads key=value lines from its output; it prints
@@ -47,7 +35,9 @@ func policyScript(b *ir.Board) outputs.File {
 	p.P("case $irq in")
 	p.P("'' | *[!0-9]*) exit 1 ;;")
 	p.P("esac")
-	p.P("names=$(BOARDC_IRQNUM=$irq awk '" + irqNamesAwk + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 1")
+	// awk/irq-names.awk prints every action name of the IRQ numbered
+	// BOARDC_IRQNUM in /proc/interrupts.
+	p.P("names=$(BOARDC_IRQNUM=$irq awk '" + awkProgram("irq-names") + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 1")
 	p.P("while IFS= read -r name; do")
 	p.P("\tcase $name in")
 	seen := map[string]bool{}
