@@ -24,7 +24,13 @@ import (
 //     alone.
 //   - awk/*.awk, the awk programs of tune.sh and the policy script. A
 //     part takes one as '@NAME.awk@', a single-quoted word the program
-//     replaces (awkProgram), so a program holds no single quote.
+//     replaces (awkProgram), so a program holds no single quote. Both
+//     outputs read /proc/interrupts with the one parser
+//     awk/irq-actions.awk: with -v find=numbers, the numbers of the IRQs
+//     one of whose action names is ENVIRON["BOARDC_IRQ"]; with -v
+//     find=names, the action names of the IRQ numbered so. The target
+//     checks (scripts/target/checks.sh) keep a parser of their own, an
+//     independent oracle of both.
 //   - init/*.sh, the bodies of the init and hotplug scripts after their
 //     header, in which the one line "tune=${BOARDC_TUNE:-@tune@}" says
 //     where tune.sh is (initBody).

@@ -35,9 +35,11 @@ func policyScript(b *ir.Board) outputs.File {
 	p.P("case $irq in")
 	p.P("'' | *[!0-9]*) exit 1 ;;")
 	p.P("esac")
-	// awk/irq-names.awk prints every action name of the IRQ numbered
-	// BOARDC_IRQNUM in /proc/interrupts.
-	p.P("names=$(BOARDC_IRQNUM=$irq awk '" + awkProgram("irq-names") + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 1")
+	// awk/irq-actions.awk with find=names prints every action name of the
+	// IRQ numbered BOARDC_IRQ in /proc/interrupts: tune.sh finds the IRQs
+	// it places with the same program (find=numbers), so the script bans
+	// what tune.sh places, as tune.sh reads the file.
+	p.P("names=$(BOARDC_IRQ=$irq awk -v find=names '" + awkProgram("irq-actions") + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 1")
 	p.P("while IFS= read -r name; do")
 	p.P("\tcase $name in")
 	seen := map[string]bool{}

@@ -8,9 +8,10 @@ same() {
 
 # irq_numbers NAME FILE prints the number of every IRQ in FILE (the root's
 # /proc/interrupts) one of whose action names is NAME. Action names end a
-# line; a shared IRQ lists several, separated by ", ".
+# line; a shared IRQ lists several, separated by ", ". The policy script
+# reads the file with the same program, to find the names of an IRQ.
 irq_numbers() {
-	BOARDC_IRQ=$1 awk '@irq-numbers.awk@' "$2"
+	BOARDC_IRQ=$1 awk -v find=numbers '@irq-actions.awk@' "$2"
 }
 
 # check_board refuses, with status 3, to tune a system whose root
