@@ -66,3 +66,20 @@ func TestScriptLibrary(t *testing.T) {
 	}
 	t.Fatalf("no %s", tune.ScriptFile)
 }
+
+// TestOneInterruptsParser: tune.sh and the irqbalance policy script read
+// /proc/interrupts with the same program, awk/irq-actions.awk, so the
+// script bans exactly the IRQs tune.sh finds by name.
+func TestOneInterruptsParser(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("awk", "irq-actions.awk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := "'" + strings.TrimSuffix(string(b), "\n") + "'"
+	if want := "BOARDC_IRQ=$1 awk -v find=numbers " + prog; !strings.Contains(tune.Library(), want) {
+		t.Errorf("tune.sh's library does not find IRQs with awk/irq-actions.awk")
+	}
+	if want := "BOARDC_IRQ=$irq awk -v find=names " + prog; !strings.Contains(tune.PolicyScript(testBoard()), want) {
+		t.Errorf("the policy script does not find action names with awk/irq-actions.awk")
+	}
+}
