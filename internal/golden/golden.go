@@ -18,6 +18,7 @@ package golden
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -92,7 +93,9 @@ func Check(t *testing.T, dir string, files []outputs.File, opts ...Option) {
 		order = append(order, f.Path)
 	}
 	for _, tail := range c.tails {
-		elide(t, got, tail)
+		if err := elide(got, tail); err != nil {
+			t.Error(err)
+		}
 	}
 	if Update() {
 		if err := os.RemoveAll(dir); err != nil {
@@ -152,46 +155,41 @@ func Check(t *testing.T, dir string, files []outputs.File, opts ...Option) {
 }
 
 // elide replaces in got the tail of the file at tail.Path by its marker,
-// and in manifest.json the file's digest by a marker, once both are
+// and in manifest.json the file's digest by DigestMarker, once both are
 // checked: the file ends with tail.Text after a whole line, and the
 // manifest's digest is that of the file as generated. A board without
 // the file is left alone.
-func elide(t *testing.T, got map[string]string, tail Tail) {
-	t.Helper()
+func elide(got map[string]string, tail Tail) error {
 	data, ok := got[tail.Path]
 	if !ok {
-		return
+		return nil
 	}
 	head, found := strings.CutSuffix(data, tail.Text)
 	if !found || (head != "" && !strings.HasSuffix(head, "\n")) {
-		t.Errorf("%s does not end with its %d-line tail, byte for byte (%s)", tail.Path, strings.Count(tail.Text, "\n"), tail.Marker)
-		return
+		return fmt.Errorf("%s does not end with its %d-line tail, byte for byte (%s)", tail.Path, strings.Count(tail.Text, "\n"), tail.Marker)
+	}
+	m, ok := got[outputs.ManifestPath]
+	if ok {
+		// The manifest writes a file's digest on the line after its
+		// path (outputs.Manifest.Encode).
+		key := "\n      \"path\": " + quote(tail.Path) + ",\n      \"sha256\": \""
+		i := strings.Index(m, key)
+		if i < 0 {
+			return fmt.Errorf("%s lists no digest of %s", outputs.ManifestPath, tail.Path)
+		}
+		start := i + len(key)
+		end := strings.IndexByte(m[start:], '"')
+		if end < 0 {
+			return fmt.Errorf("%s: the digest of %s has no end", outputs.ManifestPath, tail.Path)
+		}
+		sum := sha256.Sum256([]byte(data))
+		if have, want := m[start:start+end], hex.EncodeToString(sum[:]); have != want {
+			return fmt.Errorf("%s gives %s the digest %s, but the generated file's is %s", outputs.ManifestPath, tail.Path, have, want)
+		}
+		got[outputs.ManifestPath] = m[:start] + DigestMarker + m[start+end:]
 	}
 	got[tail.Path] = head + tail.Marker + "\n"
-	m, ok := got[outputs.ManifestPath]
-	if !ok {
-		return
-	}
-	// The manifest writes a file's digest on the line after its path
-	// (outputs.Manifest.Encode).
-	key := "\n      \"path\": " + quote(tail.Path) + ",\n      \"sha256\": \""
-	i := strings.Index(m, key)
-	if i < 0 {
-		t.Errorf("%s lists no digest of %s", outputs.ManifestPath, tail.Path)
-		return
-	}
-	start := i + len(key)
-	end := strings.IndexByte(m[start:], '"')
-	if end < 0 {
-		t.Errorf("%s: the digest of %s has no end", outputs.ManifestPath, tail.Path)
-		return
-	}
-	sum := sha256.Sum256([]byte(data))
-	if have, want := m[start:start+end], hex.EncodeToString(sum[:]); have != want {
-		t.Errorf("%s gives %s the digest %s, but the generated file's is %s", outputs.ManifestPath, tail.Path, have, want)
-		return
-	}
-	got[outputs.ManifestPath] = m[:start] + DigestMarker + m[start+end:]
+	return nil
 }
 
 // DigestMarker stands in a golden manifest.json for the digest of a file
