@@ -92,7 +92,7 @@ func irqbalanceDropIn(b *ir.Board) outputs.File {
 
 // sysvInit is the S-script for BusyBox init's rcS and sysvinit: start
 // applies everything (status 4, items missing, counts as started), stop
-// reverts, status verifies (init/sysv.sh).
+// reverts, status verifies (body/sysv.sh).
 func sysvInit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh")
@@ -105,7 +105,7 @@ func sysvInit(b *ir.Board) outputs.File {
 }
 
 // openwrtInit is the procd init script for OpenWrt: START=19 runs it
-// before the network (20) (init/openwrt.sh).
+// before the network (20) (body/openwrt.sh).
 func openwrtInit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh /etc/rc.common")
@@ -120,7 +120,7 @@ func openwrtInit(b *ir.Board) outputs.File {
 
 // openwrtHotplug tunes an interface when OpenWrt's hotplug (procd) sees it
 // appear: ACTION and INTERFACE come from the kernel's uevent
-// (init/hotplug.sh).
+// (body/hotplug.sh).
 func openwrtHotplug(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh")

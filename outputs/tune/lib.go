@@ -31,11 +31,12 @@ import (
 //     find=names, the action names of the IRQ numbered so. The target
 //     checks (scripts/target/checks.sh) keep a parser of their own, an
 //     independent oracle of both.
-//   - init/*.sh, the bodies of the init and hotplug scripts after their
-//     header, in which the one line "tune=${BOARDC_TUNE:-@tune@}" says
-//     where tune.sh is (initBody).
+//   - body/*.sh, the bodies of the init, hotplug and policy scripts after
+//     their header. A line that is a key of writeBody's fill (the tune=
+//     line that says where tune.sh is, the policy script's case arms) is
+//     where the board's own lines go.
 //
-//go:embed lib/*.sh awk/*.awk init/*.sh
+//go:embed lib/*.sh awk/*.awk body/*.sh
 var libFS embed.FS
 
 // awkRef is where a part of the library takes an awk program.
@@ -50,12 +51,18 @@ var library = func() string {
 	}
 	texts := make([]string, len(parts))
 	for i, p := range parts {
-		texts[i] = awkRef.ReplaceAllStringFunc(readLib(p), func(ref string) string {
-			return "'" + awkProgram(awkRef.FindStringSubmatch(ref)[1]) + "'"
-		})
+		texts[i] = withAwk(readLib(p))
 	}
 	return strings.Join(texts, "\n")
 }()
+
+// withAwk returns text with each '@NAME.awk@' replaced by the program as
+// a single-quoted word.
+func withAwk(text string) string {
+	return awkRef.ReplaceAllStringFunc(text, func(ref string) string {
+		return "'" + awkProgram(awkRef.FindStringSubmatch(ref)[1]) + "'"
+	})
+}
 
 // readLib returns the embedded file at path.
 func readLib(path string) string {
@@ -76,23 +83,33 @@ func awkProgram(name string) string {
 	return prog
 }
 
-// tuneLine is the line of an init body that sets where tune.sh is.
-const tuneLine = "tune=${BOARDC_TUNE:-@tune@}\n"
+// writeBody writes body/NAME, with its awk programs in place, as fixed
+// text, but for each line that is a key of fill (without its newline):
+// fill's function writes that line's place.
+func writeBody(p *outputs.Printer, name string, fill map[string]func()) {
+	text := withAwk(readLib("body/" + name))
+	used := 0
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if f, ok := fill[line]; ok {
+			f()
+			used++
+			continue
+		}
+		p.Raw(line)
+	}
+	if used != len(fill) {
+		panic(fmt.Sprintf("tune: body/%s fills %d of its %d places", name, used, len(fill)))
+	}
+}
 
-// initBody writes init/NAME, the fixed body of an init or hotplug script,
+// initBody writes body/NAME, the fixed body of an init or hotplug script,
 // with the board's tune.sh path as a shell word in its tune= line.
 func initBody(p *outputs.Printer, b *ir.Board, name string) {
-	before, after, ok := strings.Cut(readLib("init/"+name), tuneLine)
-	if !ok {
-		panic("tune: init/" + name + " has no line " + strings.TrimSpace(tuneLine))
-	}
-	if before != "" {
-		p.Raw(before)
-	}
-	p.P("tune=${BOARDC_TUNE:-", outputs.Str(tunePath(b)), "}")
-	if after != "" {
-		p.Raw(after)
-	}
+	writeBody(p, name, map[string]func(){
+		"tune=${BOARDC_TUNE:-@tune@}": func() {
+			p.P("tune=${BOARDC_TUNE:-", outputs.Str(tunePath(b)), "}")
+		},
+	})
 }
 
 // Library returns the fixed part of tune.sh, the same for every board:

@@ -29,19 +29,17 @@ func policyScript(b *ir.Board) outputs.File {
 	c.Line("irqbalance.service.d/90-boardc-", b.Name, ".conf passes irqbalance")
 	c.Line("--policyscript=", PolicyDir, ", and irqbalance asks each script there")
 	c.Line("in turn, with the IRQ's sysfs device path and its number.")
-	p.P("set -eu")
-	p.P()
-	p.P("irq=${2-}")
-	p.P("case $irq in")
-	p.P("'' | *[!0-9]*) exit 1 ;;")
-	p.P("esac")
-	// awk/irq-actions.awk with find=names prints every action name of the
-	// IRQ numbered BOARDC_IRQ in /proc/interrupts: tune.sh finds the IRQs
-	// it places with the same program (find=numbers), so the script bans
-	// what tune.sh places, as tune.sh reads the file.
-	p.P("names=$(BOARDC_IRQ=$irq awk -v find=names '" + awkProgram("irq-actions") + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 1")
-	p.P("while IFS= read -r name; do")
-	p.P("\tcase $name in")
+	// body/policy.sh reads the IRQ's action names with
+	// awk/irq-actions.awk (find=names): tune.sh finds the IRQs it places
+	// with the same program (find=numbers), so the script bans what
+	// tune.sh places, as tune.sh reads /proc/interrupts.
+	writeBody(p, "policy.sh", map[string]func(){"\t@pins@": func() { policyArms(p, b) }})
+	return p.File(PolicyFile)
+}
+
+// policyArms writes the arms of the policy script's case on the action
+// name: one per name an IRQ pin places, printing ban=true.
+func policyArms(p *outputs.Printer, b *ir.Board) {
 	seen := map[string]bool{}
 	for _, pin := range b.Policy.IRQs {
 		o := outputs.From(pin.Ref, pin.Pos)
@@ -56,10 +54,4 @@ func policyScript(b *ir.Board) outputs.File {
 		p.P("\t\texit 0")
 		p.P("\t\t;;")
 	}
-	p.P("\tesac")
-	p.P("done <<EOF")
-	p.P("$names")
-	p.P("EOF")
-	p.P("exit 1")
-	return p.File(PolicyFile)
 }
