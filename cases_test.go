@@ -16,6 +16,7 @@ import (
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/internal/golden"
 	"boardc.dev/boardc/internal/testtool"
+	"boardc.dev/boardc/outputs"
 )
 
 // casesDir holds the end-to-end cases of TestCases.
@@ -30,7 +31,12 @@ const diagFile = "stderr.txt"
 // (cue.mod/module.cue) whose root package is a board, and its
 // expectations:
 //
-//	expected/    the files the board generates; absent when it has errors
+//	expected/    the files the board generates; absent when it has errors.
+//	             tune.sh holds one marker line for its library, as in
+//	             boards/*/expected (golden.TuneLibrary), and there is
+//	             no manifest.json (the in-tree boards' goldens and
+//	             manifest_test.go test the manifest; a case's would pin
+//	             the line numbers and digests of every output again)
 //	base.dts     the tree the fragment is built on, for the base-tree
 //	             checks; optional
 //	stderr.txt   its diagnostics in the text form boardc prints, without
@@ -66,7 +72,8 @@ func TestCases(t *testing.T) {
 				opts.BaseTree = func(*ir.Board) (*basetree.Tree, error) { return base, nil }
 			}
 			r := c.Compile(".", opts)
-			golden.Check(t, filepath.Join(dir, "expected"), r.Files)
+			golden.Check(t, filepath.Join(dir, "expected"), r.Files,
+				golden.WithTail(golden.TuneLibrary), golden.Skip(outputs.ManifestPath))
 			var got strings.Builder
 			if err := r.Diagnostics.WriteText(&got); err != nil {
 				t.Fatal(err)

@@ -27,6 +27,9 @@ type Lang struct {
 	comment func(string) string
 	// str renders a string as one literal or word of the language.
 	str func(string) string
+	// check, where not nil, says why str cannot write a string: the
+	// language has no way to write it as it is (see Lang.Check).
+	check func(string) error
 	// text renders free text as a setting's value; nil where the
 	// language has no such place.
 	text func(string) string
@@ -63,12 +66,14 @@ var (
 		comment: confComment, str: execArg, text: unitText,
 	}
 	// Conf is a key = value file (sysctl.d, an environment file): '#'
-	// comment lines, and values on one line, with no odd run of
-	// backslashes at the end (a continuation in an environment file). It
-	// has no quoting: an emitter leaves out a value that would need it.
+	// comment lines, and keys and values written as they are. It has no
+	// quoting that every reader shares, so a string it cannot write as
+	// it is is refused, never altered: Check says why, and the printer
+	// panics on it, so an emitter checks first and leaves the value out
+	// with a comment saying why.
 	Conf = &Lang{
 		Name: "conf", prefix: "#",
-		comment: confComment, str: confComment, text: confComment,
+		comment: confComment, str: confValue, check: checkConf, text: confComment,
 	}
 )
 
@@ -150,6 +155,37 @@ func confComment(s string) string {
 	}
 	return s
 }
+
+// Check returns nil when the language writes s as a string (Str) as it
+// is, and otherwise an error saying why it cannot. Every language but
+// Conf quotes or escapes whatever s holds.
+func (l *Lang) Check(s string) error {
+	if l.check == nil {
+		return nil
+	}
+	return l.check(s)
+}
+
+// checkConf says why a key or value cannot be written in a key = value
+// file, read by systemd-sysctl, sysctl --system and systemd's environment
+// file parser: a character that ends the line or that oneLine would
+// replace; a blank at either end, which every reader strips; a
+// backslash or a quote, which an environment file reads as quoting or an
+// escape.
+func checkConf(s string) error {
+	switch {
+	case oneLine(s) != s:
+		return fmt.Errorf("%q holds a control character, a line separator, a bidirectional control or a byte that is not UTF-8", s)
+	case strings.TrimSpace(s) != s:
+		return fmt.Errorf("%q has a blank at its start or end, which the readers of the file strip", s)
+	case strings.ContainsAny(s, `\"'`):
+		return fmt.Errorf("%q holds a backslash or a quote, which an environment file reads as an escape or quoting", s)
+	}
+	return nil
+}
+
+// confValue returns s, which checkConf accepted, as it is.
+func confValue(s string) string { return s }
 
 // The replacers of the policies, built once (a Replacer is safe for
 // concurrent use).

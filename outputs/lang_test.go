@@ -39,7 +39,9 @@ func render(l *outputs.Lang, s string) string {
 	if l == outputs.Systemd || l == outputs.Conf {
 		p.P("Description=", outputs.T(s))
 	}
-	p.P("x = ", outputs.Str(s), ";") // last: a shell word may span lines
+	if l.Check(s) == nil { // Conf refuses what it cannot write (TestConfRefuses)
+		p.P("x = ", outputs.Str(s), ";") // last: a shell word may span lines
+	}
 	return p.String()
 }
 
@@ -132,12 +134,50 @@ func TestStr(t *testing.T) {
 		{outputs.Systemd, "/a b/%n/$X", `"/a b/%%n/$$X"`},
 		{outputs.Systemd, "a\"b\\c;\nd", `"a\"b\\c;?d"`},
 		{outputs.Systemd, "", `""`},
-		{outputs.Conf, "1\nkernel.panic = 1", "1?kernel.panic = 1"},
+		{outputs.Conf, "4096", "4096"},
+		{outputs.Conf, "0 1\t2 %$#;", "0 1\t2 %$#;"},
 	} {
 		p := outputs.NewPrinter(c.lang)
 		p.P(outputs.Str(c.in))
 		if got := strings.TrimSuffix(p.String(), "\n"); got != c.out {
 			t.Errorf("%s: Str(%q) = %s, want %s", c.lang.Name, c.in, got, c.out)
+		}
+	}
+}
+
+// TestConfRefuses: a conf file writes a key or value as it is, or refuses
+// it, saying why; it never writes something else, and the printer panics
+// on a string the emitter did not check.
+func TestConfRefuses(t *testing.T) {
+	for _, c := range []struct{ in, err string }{
+		{"1\nkernel.panic = 1", `"1\nkernel.panic = 1" holds a control character, a line separator, a bidirectional control or a byte that is not UTF-8`},
+		{"ls\u2028x", `"ls\u2028x" holds a control character, a line separator, a bidirectional control or a byte that is not UTF-8`},
+		{"bad\xffutf8", `"bad\xffutf8" holds a control character, a line separator, a bidirectional control or a byte that is not UTF-8`},
+		{" 1", `" 1" has a blank at its start or end, which the readers of the file strip`},
+		{"1\t", `"1\t" has a blank at its start or end, which the readers of the file strip`},
+		{`a\`, `"a\\" holds a backslash or a quote, which an environment file reads as an escape or quoting`},
+		{`"1"`, `"\"1\"" holds a backslash or a quote, which an environment file reads as an escape or quoting`},
+		{"it's", `"it's" holds a backslash or a quote, which an environment file reads as an escape or quoting`},
+	} {
+		err := outputs.Conf.Check(c.in)
+		if err == nil || err.Error() != c.err {
+			t.Errorf("Conf.Check(%q) = %v, want %s", c.in, err, c.err)
+		}
+		func() {
+			defer func() {
+				want := "outputs: conf cannot write a string: " + c.err
+				if r := recover(); r != want {
+					t.Errorf("P(Str(%q)) panicked with %v, want %s", c.in, r, want)
+				}
+			}()
+			outputs.NewPrinter(outputs.Conf).P("k = ", outputs.Str(c.in))
+		}()
+	}
+	for _, l := range []*outputs.Lang{outputs.C, outputs.DTS, outputs.Shell, outputs.Systemd} {
+		for _, s := range hostile {
+			if err := l.Check(s); err != nil {
+				t.Errorf("%s refuses %q: %v", l.Name, s, err)
+			}
 		}
 	}
 }

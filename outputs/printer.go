@@ -26,7 +26,9 @@ func NewPrinter(lang *Lang) *Printer { return &Printer{lang: lang} }
 
 // Str is a string from the description, printed as one literal or word of
 // the printer's language: a C or DTS string literal, a single-quoted shell
-// word, an argument of a systemd Exec*= line.
+// word, an argument of a systemd Exec*= line, a key or value of a conf
+// file as it is. A string the language cannot write (Lang.Check) makes P
+// panic: the emitter checks it first.
 type Str string
 
 // Quoted is free text (parts as in Text) printed as one literal or word,
@@ -74,11 +76,11 @@ func (p *Printer) P(v ...any) {
 		case Origin:
 			o = o.merge(x)
 		case Str:
-			p.buf.WriteString(p.lang.str(string(x)))
+			p.buf.WriteString(p.str(string(x)))
 		case Quoted:
 			s, xo := p.render(Text(x))
 			o = o.merge(xo)
-			p.buf.WriteString(p.lang.str(oneLine(s)))
+			p.buf.WriteString(p.str(oneLine(s)))
 		case Text:
 			if p.lang.text == nil {
 				panic("outputs: free text outside a comment or string in " + p.lang.Name)
@@ -108,6 +110,16 @@ func (p *Printer) P(v ...any) {
 	p.lines += bytes.Count(p.buf.Bytes()[start:], []byte{'\n'}) + 1
 	p.buf.WriteByte('\n')
 	p.annotate(first, p.lines, o)
+}
+
+// str returns s as one literal or word of the language. A string the
+// language refuses (Lang.Check) is a bug of the emitter, which must check
+// it first: it panics rather than write something else.
+func (p *Printer) str(s string) string {
+	if err := p.lang.Check(s); err != nil {
+		panic("outputs: " + p.lang.Name + " cannot write a string: " + err.Error())
+	}
+	return p.lang.str(s)
 }
 
 // write writes s and a newline, and records o as the origin of the lines

@@ -92,7 +92,7 @@ func irqbalanceDropIn(b *ir.Board) outputs.File {
 
 // sysvInit is the S-script for BusyBox init's rcS and sysvinit: start
 // applies everything (status 4, items missing, counts as started), stop
-// reverts, status verifies.
+// reverts, status verifies (body/sysv.sh).
 func sysvInit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh")
@@ -100,28 +100,12 @@ func sysvInit(b *ir.Board) outputs.File {
 	c := p.Block("")
 	c.Line("Install as /etc/init.d/S40boardc-tune-", b.Name, ", before the network")
 	c.Line("scripts. BOARDC_TUNE overrides where tune.sh is.")
-	p.P("tune=${BOARDC_TUNE:-", outputs.Str(tunePath(b)), "}")
-	p.P()
-	p.P("case ${1-} in")
-	p.P("start | restart | reload)")
-	p.P("\tsh \"$tune\" && exit 0")
-	p.P("\tst=$?")
-	p.P("\t# 4: applied, with items missing (named above).")
-	p.P("\t[ \"$st\" = 4 ] && exit 0")
-	p.P("\texit \"$st\"")
-	p.P("\t;;")
-	p.P("stop) exec sh \"$tune\" --revert ;;")
-	p.P("status) exec sh \"$tune\" --verify ;;")
-	p.P("*)")
-	p.P("\techo \"usage: $0 start|stop|restart|status\" >&2")
-	p.P("\texit 2")
-	p.P("\t;;")
-	p.P("esac")
+	initBody(p, b, "sysv.sh")
 	return p.File(sysvFile(b))
 }
 
 // openwrtInit is the procd init script for OpenWrt: START=19 runs it
-// before the network (20).
+// before the network (20) (body/openwrt.sh).
 func openwrtInit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh /etc/rc.common")
@@ -130,28 +114,13 @@ func openwrtInit(b *ir.Board) outputs.File {
 	c.Line("Install as /etc/init.d/boardc-tune-", b.Name, " and enable it; each interface")
 	c.Line("is tuned again when it appears by the hotplug.d script. BOARDC_TUNE")
 	c.Line("overrides where tune.sh is.")
-	p.P("# shellcheck shell=sh disable=SC2034 # rc.common reads START, STOP, USE_PROCD")
-	p.P("START=19")
-	p.P("STOP=90")
-	p.P("USE_PROCD=1")
-	p.P("tune=${BOARDC_TUNE:-", outputs.Str(tunePath(b)), "}")
-	p.P()
-	p.P("start_service() {")
-	p.P("\tsh \"$tune\" && return 0")
-	p.P("\tst=$?")
-	p.P("\t# 4: applied, with items missing (named in the log).")
-	p.P("\t[ \"$st\" = 4 ] && return 0")
-	p.P("\treturn \"$st\"")
-	p.P("}")
-	p.P()
-	p.P("stop_service() {")
-	p.P("\tsh \"$tune\" --revert")
-	p.P("}")
+	initBody(p, b, "openwrt.sh")
 	return p.File(openwrtInitFile(b))
 }
 
 // openwrtHotplug tunes an interface when OpenWrt's hotplug (procd) sees it
-// appear: ACTION and INTERFACE come from the kernel's uevent.
+// appear: ACTION and INTERFACE come from the kernel's uevent
+// (body/hotplug.sh).
 func openwrtHotplug(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh")
@@ -159,12 +128,6 @@ func openwrtHotplug(b *ir.Board) outputs.File {
 	c := p.Block("")
 	c.Line("Install as /etc/hotplug.d/net/90-boardc-", b.Name, ". BOARDC_TUNE overrides")
 	c.Line("where tune.sh is.")
-	p.P("[ \"${ACTION-}\" = add ] || exit 0")
-	p.P("[ -n \"${INTERFACE-}\" ] || exit 0")
-	p.P("tune=${BOARDC_TUNE:-", outputs.Str(tunePath(b)), "}")
-	p.P("sh \"$tune\" --interface \"$INTERFACE\" && exit 0")
-	p.P("st=$?")
-	p.P("[ \"$st\" = 4 ] && exit 0")
-	p.P("exit \"$st\"")
+	initBody(p, b, "hotplug.sh")
 	return p.File(hotplugFile(b))
 }

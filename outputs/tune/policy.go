@@ -5,18 +5,6 @@ import (
 	"boardc.dev/boardc/outputs"
 )
 
-// irqNamesAwk prints every action name of the IRQ numbered
-// ENVIRON["BOARDC_IRQNUM"] in /proc/interrupts.
-const irqNamesAwk = `$1 == ENVIRON["BOARDC_IRQNUM"] ":" {
-	for (i = NF; i > 1; i--) {
-		a = $i
-		if (i < NF && a !~ /,$/)
-			break
-		sub(/,$/, "", a)
-		print a
-	}
-}`
-
 // PolicyScript returns the irqbalance policy script of the board.
 // irqbalance runs it once per IRQ with the IRQ's sysfs device path and
 // number as arguments and reads key=value lines from its output; it prints
@@ -41,15 +29,17 @@ func policyScript(b *ir.Board) outputs.File {
 	c.Line("irqbalance.service.d/90-boardc-", b.Name, ".conf passes irqbalance")
 	c.Line("--policyscript=", PolicyDir, ", and irqbalance asks each script there")
 	c.Line("in turn, with the IRQ's sysfs device path and its number.")
-	p.P("set -eu")
-	p.P()
-	p.P("irq=${2-}")
-	p.P("case $irq in")
-	p.P("'' | *[!0-9]*) exit 1 ;;")
-	p.P("esac")
-	p.P("names=$(BOARDC_IRQNUM=$irq awk '" + irqNamesAwk + "' \"${BOARDC_ROOT-}/proc/interrupts\") || exit 1")
-	p.P("while IFS= read -r name; do")
-	p.P("\tcase $name in")
+	// body/policy.sh reads the IRQ's action names with
+	// awk/irq-actions.awk (find=names): tune.sh finds the IRQs it places
+	// with the same program (find=numbers), so the script bans what
+	// tune.sh places, as tune.sh reads /proc/interrupts.
+	writeBody(p, "policy.sh", map[string]func(){"\t@pins@": func() { policyArms(p, b) }})
+	return p.File(PolicyFile)
+}
+
+// policyArms writes the arms of the policy script's case on the action
+// name: one per name an IRQ pin places, printing ban=true.
+func policyArms(p *outputs.Printer, b *ir.Board) {
 	seen := map[string]bool{}
 	for _, pin := range b.Policy.IRQs {
 		o := outputs.From(pin.Ref, pin.Pos)
@@ -64,10 +54,4 @@ func policyScript(b *ir.Board) outputs.File {
 		p.P("\t\texit 0")
 		p.P("\t\t;;")
 	}
-	p.P("\tesac")
-	p.P("done <<EOF")
-	p.P("$names")
-	p.P("EOF")
-	p.P("exit 1")
-	return p.File(PolicyFile)
 }

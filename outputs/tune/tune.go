@@ -200,19 +200,19 @@ func sysctlConf(b *ir.Board) outputs.File {
 		if v != s.Value {
 			p.Comment("", o, s.Value+" rounded up to a power of two, as the kernel stores it")
 		}
-		if hasControl(s.Key) || hasControl(v) {
-			p.Comment("", o, "skipped "+s.Key+": a control character in the key or value")
+		// A key or value a conf file cannot hold as it is is left out,
+		// with the reason; tune.sh still sets it.
+		if err := outputs.Conf.Check(s.Key); err != nil {
+			p.Comment("", o, "skipped the key: "+err.Error())
 			continue
 		}
-		p.P(o.Named(s.Key, SysctlPath(s.Key)), s.Key, " = ", outputs.Str(v))
+		if err := outputs.Conf.Check(v); err != nil {
+			p.Comment("", o, "skipped "+s.Key+": "+err.Error())
+			continue
+		}
+		p.P(o.Named(s.Key, SysctlPath(s.Key)), outputs.Str(s.Key), " = ", outputs.Str(v))
 	}
 	return p.File(SysctlFile(b))
-}
-
-// hasControl reports whether s holds a control character, which no line of
-// a key = value file can carry.
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
 // IrqbalanceEnvFile returns the environment file that keeps irqbalance

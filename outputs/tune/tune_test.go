@@ -191,6 +191,31 @@ func TestSysctlConf(t *testing.T) {
 	}
 }
 
+// TestSysctlConfRefused: a key or value a conf file cannot hold as it is
+// is left out of the sysctl.d file with the reason, never altered; the
+// other sysctls are written, and tune.sh still sets every one.
+func TestSysctlConfRefused(t *testing.T) {
+	b := testBoard()
+	b.Policy.Sysctls[0].Value = "600 "
+	b.Policy.Sysctls[2].Key = "net.ipv4.ip_local\nport_range"
+	s := tune.SysctlConf(b)
+	for _, want := range []string{
+		"# test/board.cue:30\n# skipped net.core.netdev_budget: \"600 \" has a blank at its start or end, which the readers of the file strip\n",
+		"net.core.rps_sock_flow_entries = 32768\n",
+		"# test/board.cue:32\n# skipped the key: \"net.ipv4.ip_local\\nport_range\" holds a control character, a line separator, a bidirectional control or a byte that is not UTF-8\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("sysctl.d file lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "netdev_budget =") || strings.Contains(s, "port_range =") {
+		t.Errorf("sysctl.d file writes a refused sysctl:\n%s", s)
+	}
+	if script := tune.Script(b); !strings.Contains(script, "'/proc/sys/net/core/netdev_budget' '600 '") {
+		t.Errorf("tune.sh does not set net.core.netdev_budget to '600 '")
+	}
+}
+
 // TestUnit checks the systemd side: the boot unit places IRQs and sets
 // sysctls and waits on no device unit; the udev rule starts the template
 // unit per interface under its final name; the irqbalance drop-in passes

@@ -104,6 +104,10 @@ sysctl_ok() {
 cpu_at() { printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'; }
 
 # irqs NAME prints the number of every IRQ whose action name is NAME.
+# It is written apart from the parser the generated tune.sh and irqbalance
+# policy script share (outputs/tune/awk/irq-actions.awk), on purpose: the
+# checks are an independent oracle of what those outputs did, so they do
+# not reuse the code they check.
 irqs() {
 	awk -v name="$1" '$1 ~ /^[0-9]+:$/ {
 		for (i = NF; i > 1; i--) {

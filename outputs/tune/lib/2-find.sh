@@ -3,97 +3,15 @@
 # canonical form ("0,1" and "0-1" are equal); for mask, as hex masks
 # without commas or leading zeros; for text, with blanks collapsed.
 same() {
-	BOARDC_WANT=$2 BOARDC_HAVE=$3 awk -v kind="$1" 'function cpulist(s,    n, i, p, r, c, max, set, out, first) {
-	gsub(/[ \t\n]/, "", s)
-	n = split(s, p, ",")
-	max = -1
-	for (i = 1; i <= n; i++) {
-		if (p[i] == "")
-			continue
-		if (p[i] ~ /^[0-9]+$/) {
-			r[1] = p[i]
-			r[2] = p[i]
-		} else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
-			split(p[i], r, "-")
-		} else {
-			return s
-		}
-		for (c = r[1] + 0; c <= r[2] + 0; c++)
-			set[c] = 1
-		if (r[2] + 0 > max)
-			max = r[2] + 0
-	}
-	out = ""
-	for (c = 0; c <= max; c++) {
-		if (!(c in set))
-			continue
-		first = c
-		while ((c + 1) in set)
-			c++
-		out = out (out == "" ? "" : ",") (first == c ? c : first "-" c)
-	}
-	return out
-}
-function norm(v) {
-	if (kind == "mask") {
-		gsub(/[, \t\n]/, "", v)
-		v = tolower(v)
-		sub(/^0+/, "", v)
-		if (v == "")
-			v = "0"
-	} else if (kind == "list") {
-		v = cpulist(v)
-	} else {
-		gsub(/[ \t\n]+/, " ", v)
-		sub(/^ /, "", v)
-		sub(/ $/, "", v)
-	}
-	return v
-}
-function expand(s, set,    n, i, p, r, c) {
-	gsub(/[ \t\n]/, "", s)
-	n = split(s, p, ",")
-	for (i = 1; i <= n; i++) {
-		if (p[i] ~ /^[0-9]+$/)
-			set[p[i] + 0] = 1
-		else if (p[i] ~ /^[0-9]+-[0-9]+$/) {
-			split(p[i], r, "-")
-			for (c = r[1] + 0; c <= r[2] + 0; c++)
-				set[c] = 1
-		}
-	}
-}
-BEGIN {
-	if (kind == "within") {
-		expand(ENVIRON["BOARDC_WANT"], want)
-		expand(ENVIRON["BOARDC_HAVE"], have)
-		for (c in have)
-			if (!(c in want))
-				exit 1
-		exit 0
-	}
-	exit norm(ENVIRON["BOARDC_WANT"]) != norm(ENVIRON["BOARDC_HAVE"])
-}'
+	BOARDC_WANT=$2 BOARDC_HAVE=$3 awk -v kind="$1" '@same.awk@'
 }
 
 # irq_numbers NAME FILE prints the number of every IRQ in FILE (the root's
 # /proc/interrupts) one of whose action names is NAME. Action names end a
-# line; a shared IRQ lists several, separated by ", ".
+# line; a shared IRQ lists several, separated by ", ". The policy script
+# reads the file with the same program, to find the names of an IRQ.
 irq_numbers() {
-	BOARDC_IRQ=$1 awk '$1 ~ /^[0-9]+:$/ {
-	for (i = NF; i > 1; i--) {
-		a = $i
-		if (i < NF && a !~ /,$/)
-			break
-		sub(/,$/, "", a)
-		if (a == ENVIRON["BOARDC_IRQ"]) {
-			n = $1
-			sub(/:$/, "", n)
-			print n
-			break
-		}
-	}
-}' "$2"
+	BOARDC_IRQ=$1 awk -v find=numbers '@irq-actions.awk@' "$2"
 }
 
 # check_board refuses, with status 3, to tune a system whose root
@@ -176,7 +94,7 @@ missing_item() {
 # cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
 # starting over at its first CPU past its end.
 cpu_at() {
-	printf '%s\n' "$1" | awk -F, -v k="$2" '{ print $(k % NF + 1) }'
+	printf '%s\n' "$1" | awk -F, -v k="$2" '@cpu-at.awk@'
 }
 
 # irq_selected MASTERS succeeds when the IRQ action of the masters

@@ -57,32 +57,7 @@ follow_irq() {
 # one, ranges joined ("00000000,00000008" is "3", "f" is "0-3"), nothing
 # for an empty or zero mask.
 mask_list() {
-	awk -v m="$1" 'BEGIN {
-	m = tolower(m)
-	gsub(/[, \t\n]/, "", m)
-	if (m !~ /^[0-9a-f]+$/)
-		exit 0
-	n = length(m)
-	for (i = n; i >= 1; i--) {
-		d = index("0123456789abcdef", substr(m, i, 1)) - 1
-		for (b = 0; b < 4; b++) {
-			if (d % 2)
-				set[(n - i) * 4 + b] = 1
-			d = int(d / 2)
-		}
-	}
-	out = ""
-	for (c = 0; c < n * 4; c++) {
-		if (!(c in set))
-			continue
-		first = c
-		while ((c + 1) in set)
-			c++
-		out = out (out == "" ? "" : ",") (first == c ? c : first "-" c)
-	}
-	if (out != "")
-		print out
-}'
+	awk -v m="$1" '@mask-list.awk@'
 }
 
 # effective N CPULIST: on --verify, an IRQ whose effective affinity (where
@@ -188,20 +163,7 @@ channels() {
 		missing_item "no ethtool to set the channels of $net_desc to $1 receive, $2 transmit ($3)"
 		return 0
 	fi
-	if ! now=$(ethtool -l "$net_dev" 2>/dev/null | awk '/^Current hardware settings:/ {
-	cur = 1
-	next
-}
-cur && ($1 == "RX:" || $1 == "TX:" || $1 == "Combined:") && $2 ~ /^[0-9]+$/ && $2 > 0 {
-	k = tolower($1)
-	sub(/:$/, "", k)
-	out = out (out == "" ? "" : " ") k " " $2
-}
-END {
-	if (!cur)
-		exit 1
-	print out
-}'); then
+	if ! now=$(ethtool -l "$net_dev" 2>/dev/null | awk '@channels.awk@'); then
 		missing_item "ethtool -l $net_dev failed: its channels are not set ($3)"
 		return 0
 	fi

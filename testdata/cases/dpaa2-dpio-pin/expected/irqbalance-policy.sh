@@ -15,13 +15,22 @@ irq=${2-}
 case $irq in
 '' | *[!0-9]*) exit 1 ;;
 esac
-names=$(BOARDC_IRQNUM=$irq awk '$1 == ENVIRON["BOARDC_IRQNUM"] ":" {
+names=$(BOARDC_IRQ=$irq awk -v find=names '$1 ~ /^[0-9]+:$/ {
+	n = $1
+	sub(/:$/, "", n)
+	if (find == "names" && n != ENVIRON["BOARDC_IRQ"])
+		next
 	for (i = NF; i > 1; i--) {
 		a = $i
 		if (i < NF && a !~ /,$/)
 			break
 		sub(/,$/, "", a)
-		print a
+		if (find == "names")
+			print a
+		else if (a == ENVIRON["BOARDC_IRQ"]) {
+			print n
+			break
+		}
 	}
 }' "${BOARDC_ROOT-}/proc/interrupts") || exit 1
 while IFS= read -r name; do
