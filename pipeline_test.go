@@ -28,7 +28,7 @@ var stages = map[string]int{
 	"outputs/dpl":          6,
 	"outputs/kc":           6,
 	"outputs/tune":         6,
-	"internal/golden":      6,
+	"internal/golden":      7,
 	"":                     7, // boardc, the facade
 	"internal/outset":      8,
 	"internal/badcorpus":   8,
