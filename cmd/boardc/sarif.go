@@ -40,13 +40,14 @@ func sarifLevel(s diag.Severity) string {
 }
 
 // sarifReport builds a SARIF 2.1.0 log of l: one run of boardc with one
-// rule per code and one result per diagnostic. A diagnostic's position is
+// rule per code of rs, a rule more per code of l that rs lacks, and one
+// result per diagnostic. A diagnostic's position is
 // the result's physical location; notes with a position become related
 // locations, the others lines of the message.
-func sarifReport(l diag.List) *sarif.Report {
+func sarifReport(rs []rule, l diag.List) *sarif.Report {
 	run := sarif.NewRun()
 	run.Tool = sarif.NewTool().WithDriver(sarif.NewToolComponent().WithName("boardc"))
-	for _, r := range rules() {
+	for _, r := range rs {
 		addRule(run, r)
 	}
 	for _, d := range l {
@@ -113,8 +114,14 @@ func sarifLocation(p ir.Pos) *sarif.Location {
 	return sarif.NewLocationWithPhysicalLocation(phys)
 }
 
+// writeSARIF writes the SARIF log of l, with every code's rule, to w.
 func writeSARIF(w io.Writer, l diag.List) error {
-	if err := sarifReport(l).PrettyWrite(w); err != nil {
+	return printSARIF(w, sarifReport(rules(), l))
+}
+
+// printSARIF writes log as indented JSON and a newline.
+func printSARIF(w io.Writer, log *sarif.Report) error {
+	if err := log.PrettyWrite(w); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, "\n")
