@@ -57,15 +57,23 @@ func TestSARIF(t *testing.T) {
 		checkSARIF(t, stdout.Bytes(), tc.results)
 	}
 	// The validator is not vacuous: a level SARIF does not define fails.
-	rep := sarifReport(rules(), nil)
-	rep.Runs[0].AddResult(sarif.NewRuleResult(diag.Parse.ID).WithLevel("fatal").WithMessage(sarif.NewTextMessage("x")))
-	if err := rep.Validate(); err == nil {
-		t.Error("Validate accepted a result of level fatal")
+	log := sarifReport(rules(), diag.List{{Pos: ir.Pos{File: "x.cue"}, Severity: diag.Error, Code: diag.Parse.ID, Message: "x"}})
+	log.Runs[0].Results[0].Level = "fatal"
+	var buf bytes.Buffer
+	if err := printSARIF(&buf, log); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := sarif.FromBytes(buf.Bytes(), sarif.WithStrictValidation())
+	if err == nil {
+		err = rep.Validate()
+	}
+	if err == nil {
+		t.Error("the SARIF 2.1.0 schema accepted a result of level fatal")
 	}
 }
 
-// sarifLog is the part of a SARIF log the test reads back.
-type sarifLog struct {
+// readLog is the part of a SARIF log the test reads back.
+type readLog struct {
 	Version string `json:"version"`
 	Runs    []struct {
 		Tool struct {
@@ -111,7 +119,7 @@ type sarifPhys struct {
 // column. results < 0 means any number.
 func checkSARIF(t *testing.T, data []byte, results int) {
 	t.Helper()
-	var l sarifLog
+	var l readLog
 	if err := json.Unmarshal(data, &l); err != nil {
 		t.Fatal(err)
 	}
