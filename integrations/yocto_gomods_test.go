@@ -52,14 +52,12 @@ var goModuleSPDX = map[string]string{
 	"88073b6dd8ec00fe09da59e0b6dfded1": "BSD-3-Clause",       // google/uuid
 	"91fa97a925e58262605528603a297ccd": "Apache-2.0",         // cockroachdb/apd
 	"b1ce415d97e837c8677d332b274d4f0b": "MIT",                // emicklei/proto
-	"f7a6312e0b85b17786de3ae15ab42bed": "Apache-2.0",         // xeipuuv/gojson*
 	// oe-core's finder answers Unknown for these; read by hand:
 	"1e8b7dc8b906737639131047a590f21d": "BSD-3-Clause", // spf13/pflag: the Go authors' 3-clause text
 	"27ef03aa2da6e424307f102e8b42621d": "Apache-2.0",   // opencontainers/image-spec: the terms without the appendix
 	"2d6fc0e85c3f118af64c85a78d56d3cf": "Apache-2.0",   // opencontainers/go-digest: the same, with https URLs
 	"390892c6562af0d807e527b06d635f94": "MIT",          // pelletier/go-toml/v2
 	"920d76114a32b0fb75b3f2718c5a91be": "Apache-2.0",   // spf13/cobra: the terms without the appendix
-	"d88e9e08385d2a17052dac348bde4bc1": "Unlicense",    // owenrumney/go-sarif: "free and unencumbered software released into the public domain"
 }
 
 // goListPackage is what `go list -json=Dir,Module -deps` says of a package.

@@ -19,7 +19,6 @@ import (
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/testtool"
 	"boardc.dev/boardc/report"
-	"boardc.dev/boardc/report/layout"
 )
 
 // screenshotWidth is the browser window's width for the screenshots; the
@@ -75,7 +74,7 @@ func TestChromium(t *testing.T) {
 		t.Run(r.Board.Name, func(t *testing.T) {
 			t.Parallel() // each board's browser runs beside the others'
 			in := input(t, r)
-			svg, err := layout.SVG(report.DOT(in))
+			svg, err := layoutSVG(t, report.DOT(in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +117,7 @@ func TestChromium(t *testing.T) {
 				}
 			}
 			if golden.Update() {
-				docs := filepath.Join("..", "..", "docs", "report-"+r.Board.Name+".png")
+				docs := filepath.Join("..", "docs", "report-"+r.Board.Name+".png")
 				if err := os.WriteFile(docs, data, 0o644); err != nil {
 					t.Fatal(err)
 				}

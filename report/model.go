@@ -5,10 +5,11 @@
 // the description lines behind each output file.
 //
 // The picture is made as Graphviz DOT (DOT), deterministic text that tests
-// compare with golden files; a layout engine turns it into SVG (see
-// package layout), and HTML wraps the SVG and the tables into one
-// self-contained page. The package sees only the IR and the data handed
-// to it in an Input: it never loads a description and never writes.
+// compare with golden files; a layout engine turns it into SVG (the
+// boardc-layout program, cmd/boardc-layout, a module of its own), and
+// HTML wraps the SVG and the tables into one self-contained page. The
+// package sees only the IR and the data handed to it in an Input: it
+// never loads a description and never writes.
 package report
 
 import (

@@ -18,7 +18,6 @@ import (
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/report"
-	"boardc.dev/boardc/report/layout"
 )
 
 const boardsDir = "../boards"
@@ -110,7 +109,7 @@ func svgTexts(t *testing.T, name string, svg []byte) []string {
 func TestSVG(t *testing.T) {
 	for _, r := range intree.CompileAll(t, boardsDir) {
 		b := r.Board
-		svg, err := layout.SVG(report.DOT(input(t, r)))
+		svg, err := layoutSVG(t, report.DOT(input(t, r)))
 		if err != nil {
 			t.Fatalf("%s: %v", b.Name, err)
 		}
@@ -143,7 +142,7 @@ func TestSVG(t *testing.T) {
 func TestHTML(t *testing.T) {
 	for _, r := range intree.CompileAll(t, boardsDir) {
 		in := input(t, r)
-		svg, err := layout.SVG(report.DOT(in))
+		svg, err := layoutSVG(t, report.DOT(in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +223,7 @@ func TestShortReach(t *testing.T) {
 	if eth1 := nodeLine(t, dot, "m_eth1"); strings.Contains(eth1, "#cb181d") {
 		t.Errorf("disabled eth1 is marked:\n%s", eth1)
 	}
-	svg, err := layout.SVG([]byte(dot))
+	svg, err := layoutSVG(t, []byte(dot))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +266,7 @@ func TestHostileLayout(t *testing.T) {
 	b := *r.Board
 	b.Policy.IRQs = []ir.IRQPin{{IRQ: `x"]; evil [label="<b>&amp;</b>\` + "\n}", CPUs: []int{0}, Owners: []*ir.Master{b.SoC.Master("crypto")}}}
 	dot := report.DOT(&report.Input{Board: &b})
-	svg, err := layout.SVG(dot)
+	svg, err := layoutSVG(t, dot)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dot)
 	}

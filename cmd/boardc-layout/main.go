@@ -2,7 +2,10 @@
 // reads Graphviz DOT on standard input and writes the picture as SVG on
 // standard output. It is a program of its own because the layout engine
 // it links (Graphviz as WebAssembly) is compiled at every start of a
-// program that links it; boardc runs it only to draw.
+// program that links it; boardc runs it only to draw. It is a module of
+// its own (boardc.dev/boardc/cmd/boardc-layout), so that boardc's module
+// does not require the engine: build it with go -C cmd/boardc-layout
+// build, or go install boardc.dev/boardc/cmd/boardc-layout@latest.
 package main
 
 import (
@@ -10,7 +13,7 @@ import (
 	"io"
 	"os"
 
-	"boardc.dev/boardc/report/layout"
+	"boardc.dev/boardc/cmd/boardc-layout/layout"
 )
 
 func main() {

@@ -50,8 +50,8 @@ func TestScripts(t *testing.T) {
 }
 
 // buildLayout is the scripts' command build-layout: it builds
-// cmd/boardc-layout into $WORK and points $BOARDC_LAYOUT at it, for
-// boardc report. The program is not linked into this test binary: its
+// cmd/boardc-layout, a module of its own, into $WORK and points
+// $BOARDC_LAYOUT at it, for boardc report. The program is not linked into this test binary: its
 // layout engine compiles itself whenever a program linking it starts,
 // and fails there when another user's cache is in the way (see
 // TestUnreadableUnprivileged, which runs this binary as nobody).
@@ -60,7 +60,7 @@ func buildLayout(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: build-layout")
 	}
 	bin := filepath.Join(ts.Getenv("WORK"), "bin", "boardc-layout")
-	out, err := exec.Command("go", "build", "-o", bin, "boardc.dev/boardc/cmd/boardc-layout").CombinedOutput()
+	out, err := exec.Command("go", "build", "-C", filepath.Join("..", "boardc-layout"), "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		ts.Fatalf("go build boardc-layout: %v\n%s", err, out)
 	}

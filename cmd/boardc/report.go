@@ -27,7 +27,7 @@ const layoutProgram = "boardc-layout"
 const reportLayoutHelp = `The picture is laid out by Graphviz's dot layout, compiled to WebAssembly
 and run in pure Go by the ` + layoutProgram + ` program (nothing else to install):
 boardc looks for it in $BOARDC_LAYOUT, beside the boardc executable, then
-on PATH. Install both with: go install boardc.dev/boardc/cmd/...@latest`
+on PATH. Install it with: go install boardc.dev/boardc/cmd/boardc-layout@latest`
 
 func newReport() *cobra.Command {
 	var (

@@ -1,11 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
-
-	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
@@ -32,69 +31,74 @@ func rules() []rule {
 func sarifLevel(s diag.Severity) string {
 	switch s {
 	case diag.Error:
-		return sarif.LevelError
+		return "error"
 	case diag.Warning:
-		return sarif.LevelWarning
+		return "warning"
 	}
-	return sarif.LevelNote
+	return "note"
 }
 
 // sarifReport builds a SARIF 2.1.0 log of l: one run of boardc with one
-// rule per code and one result per diagnostic. A diagnostic's position is
-// the result's physical location; notes with a position become related
-// locations, the others lines of the message.
-func sarifReport(l diag.List) *sarif.Report {
-	run := sarif.NewRun()
-	run.Tool = sarif.NewTool().WithDriver(sarif.NewToolComponent().WithName("boardc"))
-	for _, r := range rules() {
-		addRule(run, r)
+// rule per code of rs, a rule more per code of l that rs lacks, and one
+// result per diagnostic. A diagnostic's position is the result's physical
+// location; notes with a position become related locations, the others
+// lines of the message.
+func sarifReport(rs []rule, l diag.List) *sarifLog {
+	run := newSARIFRun()
+	index := map[string]int{}
+	addRule := func(r rule) {
+		index[r.code] = len(run.Tool.Driver.Rules)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, newSARIFRule(r))
+	}
+	for _, r := range rs {
+		addRule(r)
 	}
 	for _, d := range l {
-		if run.GetRuleIndex(d.Code) < 0 {
-			addRule(run, rule{code: d.Code, severity: d.Severity})
+		if _, ok := index[d.Code]; !ok {
+			addRule(rule{code: d.Code, severity: d.Severity})
 		}
 		text := d.Message
-		var related []*sarif.Location
+		related := []sarifLocation{}
 		for _, n := range d.Notes {
-			if loc := sarifLocation(n.Pos); loc != nil {
-				related = append(related, loc.WithID(len(related)).WithMessage(sarif.NewTextMessage(n.Message)))
+			if loc := newSARIFLocation(n.Pos); loc != nil {
+				loc.ID = len(related)
+				loc.Message = &sarifMessage{Text: n.Message}
+				related = append(related, *loc)
 				continue
 			}
 			text += "\nnote: " + n.Message
 		}
-		res := run.CreateResultForRule(d.Code).
-			WithLevel(sarifLevel(d.Severity)).
-			WithMessage(sarif.NewTextMessage(text))
-		if loc := sarifLocation(d.Pos); loc != nil {
+		res := sarifResult{
+			Kind:             "fail",
+			Level:            sarifLevel(d.Severity),
+			Locations:        []sarifLocation{},
+			Message:          sarifMessage{Text: text},
+			Rank:             -1,
+			RelatedLocations: related,
+			RuleID:           d.Code,
+			RuleIndex:        index[d.Code],
+		}
+		if loc := newSARIFLocation(d.Pos); loc != nil {
 			if d.Ref != "" {
 				// The element, as a waiver names it.
-				loc.AddLogicalLocation(sarif.NewLogicalLocation().WithFullyQualifiedName(string(d.Ref)))
+				loc.LogicalLocations = append(loc.LogicalLocations, sarifLogicalLocation{
+					FullyQualifiedName: string(d.Ref), Index: -1, ParentIndex: -1,
+				})
 			}
-			res.AddLocation(loc)
+			res.Locations = append(res.Locations, *loc)
 		}
-		if len(related) > 0 {
-			res.WithRelatedLocations(related)
-		}
+		run.Results = append(run.Results, res)
 	}
-	rep := sarif.NewReport()
-	rep.AddRun(run)
-	return rep
-}
-
-func addRule(run *sarif.Run, r rule) {
-	rd := run.AddRule(r.code).
-		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.severity)))
-	if r.name != "" {
-		rd.WithName(r.name).WithShortDescription(sarif.NewMultiformatMessageString().WithText(r.name))
-	}
-	if r.doc != "" {
-		rd.WithFullDescription(sarif.NewMultiformatMessageString().WithText(r.doc))
+	return &sarifLog{
+		Schema:  "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/main/sarif-2.1/schema/sarif-schema-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
 	}
 }
 
-// sarifLocation returns the physical location of p, or nil when p is
+// newSARIFLocation returns the physical location of p, or nil when p is
 // unknown. The file is a relative URI where the position is relative.
-func sarifLocation(p ir.Pos) *sarif.Location {
+func newSARIFLocation(p ir.Pos) *sarifLocation {
 	if !p.IsValid() {
 		return nil
 	}
@@ -102,21 +106,28 @@ func sarifLocation(p ir.Pos) *sarif.Location {
 	if filepath.IsAbs(p.File) {
 		uri = (&url.URL{Scheme: "file", Path: filepath.ToSlash(p.File)}).String()
 	}
-	phys := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(uri))
-	if p.Line > 0 {
-		reg := sarif.NewRegion().WithStartLine(p.Line)
-		if p.Col > 0 {
-			reg.WithStartColumn(p.Col)
-		}
-		phys.WithRegion(reg)
+	loc := &sarifLocation{
+		ID:               -1,
+		LogicalLocations: []sarifLogicalLocation{},
+		PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{Index: -1, URI: uri}},
 	}
-	return sarif.NewLocationWithPhysicalLocation(phys)
+	if p.Line > 0 {
+		loc.PhysicalLocation.Region = &sarifRegion{ByteOffset: -1, CharOffset: -1, StartLine: p.Line, StartColumn: p.Col}
+	}
+	return loc
 }
 
+// writeSARIF writes the SARIF log of l, with every code's rule, to w.
 func writeSARIF(w io.Writer, l diag.List) error {
-	if err := sarifReport(l).PrettyWrite(w); err != nil {
+	return printSARIF(w, sarifReport(rules(), l))
+}
+
+// printSARIF writes log as indented JSON and a newline.
+func printSARIF(w io.Writer, log *sarifLog) error {
+	b, err := json.MarshalIndent(log, "", "  ")
+	if err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	_, err = w.Write(append(b, '\n'))
 	return err
 }

@@ -8,10 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/golden"
 	"boardc.dev/boardc/internal/synth"
 )
 
@@ -54,15 +57,23 @@ func TestSARIF(t *testing.T) {
 		checkSARIF(t, stdout.Bytes(), tc.results)
 	}
 	// The validator is not vacuous: a level SARIF does not define fails.
-	rep := sarifReport(nil)
-	rep.Runs[0].AddResult(sarif.NewRuleResult(diag.Parse.ID).WithLevel("fatal").WithMessage(sarif.NewTextMessage("x")))
-	if err := rep.Validate(); err == nil {
-		t.Error("Validate accepted a result of level fatal")
+	log := sarifReport(rules(), diag.List{{Pos: ir.Pos{File: "x.cue"}, Severity: diag.Error, Code: diag.Parse.ID, Message: "x"}})
+	log.Runs[0].Results[0].Level = "fatal"
+	var buf bytes.Buffer
+	if err := printSARIF(&buf, log); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := sarif.FromBytes(buf.Bytes(), sarif.WithStrictValidation())
+	if err == nil {
+		err = rep.Validate()
+	}
+	if err == nil {
+		t.Error("the SARIF 2.1.0 schema accepted a result of level fatal")
 	}
 }
 
-// sarifLog is the part of a SARIF log the test reads back.
-type sarifLog struct {
+// readLog is the part of a SARIF log the test reads back.
+type readLog struct {
 	Version string `json:"version"`
 	Runs    []struct {
 		Tool struct {
@@ -108,7 +119,7 @@ type sarifPhys struct {
 // column. results < 0 means any number.
 func checkSARIF(t *testing.T, data []byte, results int) {
 	t.Helper()
-	var l sarifLog
+	var l readLog
 	if err := json.Unmarshal(data, &l); err != nil {
 		t.Fatal(err)
 	}
@@ -163,3 +174,59 @@ func checkSARIF(t *testing.T, data []byte, results int) {
 
 // tinyBoard is a minimal valid standalone board.
 const tinyBoard = "package tiny\n" + synth.Tiny
+
+// TestSARIFGolden pins the bytes of a SARIF log, testdata/sarif.json, on
+// a fixed set of rules and diagnostics that take every branch: notes with
+// and without a position, a diagnostic without a position, one with a
+// line and no column, an absolute path (a file URI), a path to escape,
+// text with HTML metacharacters, every level and a code no rule lists.
+func TestSARIFGolden(t *testing.T) {
+	rs := []rule{
+		{"BC0001", "parse", "A file could not be read.", diag.Error},
+		{"BC0002", "schema", "A value violates the schema.", diag.Error},
+		{code: "BC0900", name: "nodoc", severity: diag.Warning},
+		{code: "BC0901", name: "info", doc: "An info rule.", severity: diag.Info},
+	}
+	l := diag.List{
+		{
+			Pos: ir.Pos{File: "tiny/board.cue", Line: 23, Col: 12}, Severity: diag.Error, Code: "BC0002",
+			Message: `soc.masters.dma0.dmaBits: conflicting values "32" and int`, Ref: "soc.masters.dma0.dmaBits",
+			Notes: []diag.Note{
+				{Pos: ir.Pos{File: "schema/boardc.cue", Line: 436, Col: 15}, Message: "constraint declared in the schema"},
+				{Message: "a note without a position"},
+				{Pos: ir.Pos{File: "tiny/soc.cue"}, Message: "a note in a file, without a line"},
+			},
+		},
+		{Pos: ir.Pos{File: "nosuch"}, Severity: diag.Error, Code: "BC0001", Message: "nosuch: no such file or directory"},
+		{Pos: ir.Pos{File: "dir with space/a#b%c.cue", Line: 4}, Severity: diag.Warning, Code: "BC0900", Message: "<b> & </b>", Ref: "policy.irqs[2]"},
+		{Pos: ir.Pos{File: "/abs/board.cue", Line: 1, Col: 1}, Severity: diag.Info, Code: "BC0901", Message: "info"},
+		{Severity: diag.Warning, Code: "BC0999", Message: "a code without a rule, and no position",
+			Notes: []diag.Note{{Pos: ir.Pos{File: "tiny/board.cue", Line: 2, Col: 1}, Message: "related"}}},
+		{Pos: ir.Pos{File: "tiny/board.cue", Line: 7, Col: 3}, Severity: diag.Error, Code: "BC0999", Message: "the same code again"},
+	}
+	var got bytes.Buffer
+	if err := printSARIF(&got, sarifReport(rs, l)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := sarif.FromBytes(got.Bytes(), sarif.WithStrictValidation())
+	if err != nil {
+		t.Fatalf("parsing the SARIF log: %v", err)
+	}
+	if err := rep.Validate(); err != nil {
+		t.Fatalf("the SARIF 2.1.0 schema rejects the log: %v\n%s", err, got.String())
+	}
+	file := filepath.Join("testdata", "sarif.json")
+	if golden.Update() {
+		if err := os.WriteFile(file, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got.String()); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", file, diff)
+	}
+}
