@@ -35,7 +35,6 @@ var stages = map[string]int{
 	"internal/intree":      8,
 	"internal/targetplan":  8,
 	"report":               9,
-	"report/layout":        0,
 	"explain":              9,
 	"cmd/boardc":           10,
 	"cmd/boardc-layout":    10,
