@@ -67,8 +67,11 @@ func NewManifest(b *ir.Board, emitters []Emitter, files []ManifestFile) *Manifes
 		Board:    b.Name,
 		Emitters: []string{},
 		Files:    []ManifestFile{},
-		Inputs:   append([]string{}, b.SourcesRel...),
+		Inputs:   make([]string, 0, len(b.Sources)),
 		Schema:   schema.Version,
+	}
+	for _, s := range b.Sources {
+		m.Inputs = append(m.Inputs, s.Rel)
 	}
 	for _, e := range emitters {
 		m.Emitters = append(m.Emitters, e.Name)

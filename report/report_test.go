@@ -34,12 +34,12 @@ func input(t testing.TB, r *boardc.Result) *report.Input {
 	// The description's files by module-relative path, as boardc report
 	// reads them; the in-tree module root is boards/.
 	in.Source = map[string][]string{}
-	for _, rel := range r.Board.SourcesRel {
-		data, err := os.ReadFile(filepath.Join(boardsDir, filepath.FromSlash(rel)))
+	for _, s := range r.Board.Sources {
+		data, err := os.ReadFile(filepath.Join(boardsDir, filepath.FromSlash(s.Rel)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.Source[rel] = strings.Split(string(data), "\n")
+		in.Source[s.Rel] = strings.Split(string(data), "\n")
 	}
 	return in
 }
