@@ -79,24 +79,9 @@ func (o Origin) merge(x Origin) Origin {
 	}
 	return Origin{
 		Refs:  union(o.Refs, x.Refs, func(r ir.Ref) bool { return r != "" }, func(r ir.Ref) ir.Ref { return r }),
-		Pos:   union(o.Pos, x.Pos, ir.Pos.IsValid, posKey),
+		Pos:   union(o.Pos, x.Pos, ir.Pos.IsValid, SrcLineOf),
 		Names: union(o.Names, x.Names, func(s string) bool { return s != "" }, func(s string) string { return s }),
 	}
-}
-
-// srcLine identifies a position as Short prints it, src:line.
-type srcLine struct {
-	src  string
-	line int
-}
-
-// posKey returns the src:line p prints as: its Src, or its File when it
-// has no Src, and its line.
-func posKey(p ir.Pos) srcLine {
-	if p.Src == "" {
-		return srcLine{p.File, p.Line}
-	}
-	return srcLine{p.Src, p.Line}
 }
 
 // union appends to a copy of a the valid elements of b whose key a does

@@ -27,7 +27,7 @@ const boardsDir = "../boards"
 // of its outputs' lines, as boardc report makes it.
 func input(t testing.TB, r *boardc.Result) *report.Input {
 	t.Helper()
-	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
+	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Manifest)}
 	if len(in.Outputs) == 0 {
 		t.Fatalf("%s: no outputs", r.Board.Name)
 	}
@@ -182,10 +182,8 @@ func TestHTML(t *testing.T) {
 			// description, where the line holds text.
 			for _, l := range o.Lines {
 				for _, p := range l.Pos {
-					file, n, _ := strings.Cut(p, ":")
-					line, _ := strconv.Atoi(n)
-					text := strings.TrimSpace(in.Source[file][line-1])
-					want := `<span class="mono src">` + p + "</span>"
+					text := strings.TrimSpace(in.Source[p.Src][p.Line-1])
+					want := `<span class="mono src">` + p.String() + "</span>"
 					if text != "" {
 						want += ` <span class="quote">` + text + "</span>"
 					}

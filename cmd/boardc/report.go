@@ -152,7 +152,7 @@ func makeReports(cmd *cobra.Command, results []*boardc.Result, dir func(board st
 
 // reportFiles makes a compiled board's report.
 func reportFiles(r *boardc.Result) ([]outputs.File, error) {
-	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
+	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Manifest)}
 	in.Source = readSources(r.Board)
 	dot := report.DOT(in)
 	svg, err := layoutSVG(dot)
