@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -137,7 +136,7 @@ func TestManifestLines(t *testing.T) {
 				got := map[int]string{}
 				names := map[int][]string{}
 				for _, l := range mf.Lines {
-					for _, ln := range lineNumbers(t, l.At, n) {
+					for _, ln := range lineNumbers(t, l.Runs, n) {
 						if _, dup := got[ln]; dup {
 							t.Errorf("%s: line %d in two entries", f.Path, ln)
 						}
@@ -185,24 +184,18 @@ func TestManifestLines(t *testing.T) {
 	}
 }
 
-// lineNumbers parses the runs "27-28,30" of a manifest entry, each
+// lineNumbers returns the lines of the runs of a manifest entry, each
 // within 1..n and after the one before.
-func lineNumbers(t *testing.T, at string, n int) []int {
+func lineNumbers(t *testing.T, at outputs.Runs, n int) []int {
 	t.Helper()
 	var out []int
-	for _, run := range strings.Split(at, ",") {
-		a, b, ok := strings.Cut(run, "-")
-		first, err1 := strconv.Atoi(a)
-		last, err2 := first, error(nil)
-		if ok {
-			last, err2 = strconv.Atoi(b)
-		}
-		if err1 != nil || err2 != nil || first < 1 || last < first || last > n ||
-			len(out) > 0 && first <= out[len(out)-1] {
+	for _, run := range at {
+		if run.First < 1 || run.Last < run.First || run.Last > n ||
+			len(out) > 0 && run.First <= out[len(out)-1] {
 			t.Errorf("bad runs %q (a file of %d lines)", at, n)
 			return nil
 		}
-		for i := first; i <= last; i++ {
+		for i := run.First; i <= run.Last; i++ {
 			out = append(out, i)
 		}
 	}

@@ -45,9 +45,8 @@ type ManifestFile struct {
 	// first line. Lines of boilerplate are not listed.
 	Lines []Lines `json:"lines,omitempty"`
 	// Names maps what a line defines or sets (a DT property, a C symbol,
-	// a runtime path, an IRQ action name, a sysctl) to the lines that do,
-	// as in Lines.At.
-	Names map[string]string `json:"names,omitempty"`
+	// a runtime path, an IRQ action name, a sysctl) to the lines that do.
+	Names map[string]Runs `json:"names,omitempty"`
 }
 
 // ManifestEntry returns f's entry in the manifest: its SHA-256 and where
@@ -67,8 +66,11 @@ func NewManifest(b *ir.Board, emitters []Emitter, files []ManifestFile) *Manifes
 		Board:    b.Name,
 		Emitters: []string{},
 		Files:    []ManifestFile{},
-		Inputs:   append([]string{}, b.SourcesRel...),
+		Inputs:   make([]string, 0, len(b.Sources)),
 		Schema:   schema.Version,
+	}
+	for _, s := range b.Sources {
+		m.Inputs = append(m.Inputs, s.Rel)
 	}
 	for _, e := range emitters {
 		m.Emitters = append(m.Emitters, e.Name)
@@ -82,6 +84,15 @@ func NewManifest(b *ir.Board, emitters []Emitter, files []ManifestFile) *Manifes
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
 	sort.Strings(m.Inputs)
 	return &m
+}
+
+// DecodeManifest reads a manifest.json, as Encode writes it.
+func DecodeManifest(data []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
 }
 
 // File returns the manifest as the board's manifest.json.
@@ -111,7 +122,7 @@ func (m *Manifest) Encode() []byte {
 					b.WriteByte(',')
 				}
 				b.WriteString("\n        ")
-				encodeLines(l, &b)
+				l.encode(&b)
 			}
 			b.WriteString("\n      ]")
 		}
@@ -126,7 +137,7 @@ func (m *Manifest) Encode() []byte {
 				if j > 0 {
 					b.WriteByte(',')
 				}
-				b.WriteString("\n        " + jsonString(k) + ": " + jsonString(f.Names[k]))
+				b.WriteString("\n        " + jsonString(k) + ": " + jsonString(f.Names[k].String()))
 			}
 			b.WriteString("\n      }")
 		}
@@ -140,32 +151,6 @@ func (m *Manifest) Encode() []byte {
 	b.WriteString(`  "schema": ` + jsonText(m.Schema) + "\n")
 	b.WriteString("}\n")
 	return b.Bytes()
-}
-
-// encodeLines writes l as compact JSON, as encoding/json writes it.
-func encodeLines(l Lines, b *bytes.Buffer) {
-	b.WriteString(`{"at":` + jsonString(l.At))
-	if len(l.Refs) > 0 {
-		b.WriteString(`,"refs":[`)
-		for i, r := range l.Refs {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(jsonString(string(r)))
-		}
-		b.WriteByte(']')
-	}
-	if len(l.Pos) > 0 {
-		b.WriteString(`,"pos":[`)
-		for i, p := range l.Pos {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(jsonString(p))
-		}
-		b.WriteByte(']')
-	}
-	b.WriteByte('}')
 }
 
 // jsonString returns s as a JSON string, as jsonText would.

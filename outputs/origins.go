@@ -2,78 +2,28 @@ package outputs
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
 )
 
-// Lines is the origin shared by some lines of a file: one entry of
-// manifest.json's map of a file, and of the report's.
-type Lines struct {
-	// At lists the lines, numbered from 1, as runs "27-28,30,34".
-	At string `json:"at"`
-	// Refs are the description elements the lines are made from, as
-	// diagnostics and waivers name them (soc.masters.crypto).
-	Refs []ir.Ref `json:"refs,omitempty"`
-	// Pos are the positions of the facts behind the lines, as src:line
-	// relative to the description's CUE module root, as the lines'
-	// comments print them.
-	Pos []string `json:"pos,omitempty"`
-}
-
-// lineSet collects line runs and prints them as "27-28,30,34".
-type lineSet struct{ runs [][2]int }
-
-func (s *lineSet) add(first, last int) {
-	if n := len(s.runs); n > 0 && s.runs[n-1][1] == first-1 {
-		s.runs[n-1][1] = last
-		return
-	}
-	s.runs = append(s.runs, [2]int{first, last})
-}
-
-func (s *lineSet) String() string {
-	var b strings.Builder
-	for i, r := range s.runs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(r[0]))
-		if r[1] != r[0] {
-			b.WriteString("-" + strconv.Itoa(r[1]))
-		}
-	}
-	return b.String()
-}
-
-// short formats p as ir.Pos.Short does, src:line, without fmt: a large
-// board's map has tens of thousands of them.
-func short(p ir.Pos) string {
-	if !p.IsValid() {
-		return "-"
-	}
-	return posKey(p).src + ":" + strconv.Itoa(p.Line)
-}
-
 // Origins returns where f's lines come from, from its annotations: the
 // lines of each origin, in the order of their first line (boilerplate
 // lines are not listed), and the lines of each name.
-func Origins(f File) ([]Lines, map[string]string) {
+func Origins(f File) ([]Lines, map[string]Runs) {
 	type group struct {
 		refs []ir.Ref
 		pos  []ir.Pos
-		at   lineSet
+		at   Runs
 	}
 	var groups []*group
 	// Groups by a hash of their refs and positions; equal hashes are
 	// told apart by content.
 	byHash := map[uint64][]*group{}
-	names := map[string]*lineSet{}
+	names := map[string]*Runs{}
 	for _, a := range f.Annotations {
 		for _, n := range a.Names {
 			if names[n] == nil {
-				names[n] = &lineSet{}
+				names[n] = &Runs{}
 			}
 			names[n].add(a.Line, a.End)
 		}
@@ -83,7 +33,7 @@ func Origins(f File) ([]Lines, map[string]string) {
 		h := originHash(a.Refs, a.Pos)
 		var g *group
 		for _, c := range byHash[h] {
-			if slices.Equal(c.refs, a.Refs) && slices.EqualFunc(c.pos, a.Pos, func(x, y ir.Pos) bool { return posKey(x) == posKey(y) }) {
+			if slices.Equal(c.refs, a.Refs) && slices.EqualFunc(c.pos, a.Pos, func(x, y ir.Pos) bool { return SrcLineOf(x) == SrcLineOf(y) }) {
 				g = c
 				break
 			}
@@ -97,20 +47,20 @@ func Origins(f File) ([]Lines, map[string]string) {
 	}
 	lines := make([]Lines, 0, len(groups))
 	for _, g := range groups {
-		l := Lines{At: g.at.String(), Refs: g.refs}
+		l := Lines{Runs: g.at, Refs: g.refs}
 		if len(g.pos) > 0 {
-			l.Pos = make([]string, len(g.pos))
+			l.Pos = make([]SrcLine, len(g.pos))
 			for i, p := range g.pos {
-				l.Pos[i] = short(p)
+				l.Pos[i] = SrcLineOf(p)
 			}
 		}
 		lines = append(lines, l)
 	}
-	var at map[string]string
+	var at map[string]Runs
 	if len(names) > 0 {
-		at = make(map[string]string, len(names))
+		at = make(map[string]Runs, len(names))
 		for n, s := range names {
-			at[n] = s.String()
+			at[n] = *s
 		}
 	}
 	return lines, at
@@ -132,9 +82,9 @@ func originHash(refs []ir.Ref, pos []ir.Pos) uint64 {
 	}
 	h ^= 0xfe
 	for _, p := range pos {
-		k := posKey(p)
-		mix(k.src)
-		h ^= uint64(k.line)
+		k := SrcLineOf(p)
+		mix(k.Src)
+		h ^= uint64(k.Line)
 		h *= 1099511628211
 	}
 	return h

@@ -50,11 +50,10 @@ func From(ref ir.Ref, pos ...ir.Pos) Origin {
 
 // And returns o with the element ref and the positions pos added.
 func (o Origin) And(ref ir.Ref, pos ...ir.Pos) Origin {
-	var refs []ir.Ref
-	if ref != "" {
-		refs = []ir.Ref{ref}
-	}
-	return o.merge(Origin{Refs: refs, Pos: pos})
+	var s OriginSet
+	s.Add(o)
+	s.AddRef(ref, pos...)
+	return s.Origin()
 }
 
 // Named returns o with the names added.
@@ -77,92 +76,10 @@ func (o Origin) merge(x Origin) Origin {
 	if x.IsZero() {
 		return o
 	}
-	return Origin{
-		Refs:  union(o.Refs, x.Refs, func(r ir.Ref) bool { return r != "" }, func(r ir.Ref) ir.Ref { return r }),
-		Pos:   union(o.Pos, x.Pos, ir.Pos.IsValid, posKey),
-		Names: union(o.Names, x.Names, func(s string) bool { return s != "" }, func(s string) string { return s }),
-	}
-}
-
-// srcLine identifies a position as Short prints it, src:line.
-type srcLine struct {
-	src  string
-	line int
-}
-
-// posKey returns the src:line p prints as: its Src, or its File when it
-// has no Src, and its line.
-func posKey(p ir.Pos) srcLine {
-	if p.Src == "" {
-		return srcLine{p.File, p.Line}
-	}
-	return srcLine{p.Src, p.Line}
-}
-
-// union appends to a copy of a the valid elements of b whose key a does
-// not hold yet; it returns a itself when there are none, and b itself when
-// a is empty and b holds only valid elements, each once.
-func union[T any, K comparable](a, b []T, valid func(T) bool, key func(T) K) []T {
-	var seen map[K]bool
-	if len(a)+len(b) > 16 {
-		// Long lists (a table entry shared by thousands of masters) are
-		// merged through a set, short ones by scanning.
-		seen = make(map[K]bool, len(a)+len(b))
-		for _, x := range a {
-			seen[key(x)] = true
-		}
-	}
-	// keep reports whether x, at index i of b, joins the union.
-	keep := func(i int, x T) bool {
-		if !valid(x) {
-			return false
-		}
-		k := key(x)
-		if seen != nil {
-			if seen[k] {
-				return false
-			}
-			seen[k] = true
-			return true
-		}
-		return !containsKey(a, k, key) && !containsKey(b[:i], k, key)
-	}
-	var out []T
-	copied := false
-	for i, x := range b {
-		ok := keep(i, x)
-		if len(a) == 0 && !copied {
-			if ok {
-				continue // the union is still a prefix of b
-			}
-			out = append(make([]T, 0, len(b)), b[:i]...)
-			copied = true
-			continue
-		}
-		if ok {
-			if !copied {
-				out = append(make([]T, 0, len(a)+len(b)), a...)
-				copied = true
-			}
-			out = append(out, x)
-		}
-	}
-	switch {
-	case copied:
-		return out
-	case len(a) == 0:
-		return b
-	}
-	return a
-}
-
-func containsKey[T any, K comparable](s []T, k K, key func(T) K) bool {
-	for _, x := range s {
-		if key(x) == k {
-			return true
-		}
-	}
-	return false
+	var s OriginSet
+	s.Add(o)
+	s.Add(x)
+	return s.Origin()
 }
 
 // LineOrigin returns the origin of line n of f (1-based), the zero Origin

@@ -66,7 +66,7 @@ type Code string
 // of the line, as the positions of a Note or a Text do. A part holding a
 // newline makes P print several lines, which all get the origin.
 func (p *Printer) P(v ...any) {
-	var o Origin
+	var o OriginSet
 	first := p.lines + 1
 	start := p.buf.Len()
 	for _, x := range v {
@@ -74,26 +74,26 @@ func (p *Printer) P(v ...any) {
 		case string:
 			p.buf.WriteString(x)
 		case Origin:
-			o = o.merge(x)
+			o.Add(x)
 		case Str:
 			p.buf.WriteString(p.str(string(x)))
 		case Quoted:
 			s, xo := p.render(Text(x))
-			o = o.merge(xo)
+			o.Add(xo)
 			p.buf.WriteString(p.str(oneLine(s)))
 		case Text:
 			if p.lang.text == nil {
 				panic("outputs: free text outside a comment or string in " + p.lang.Name)
 			}
 			s, xo := p.render(x)
-			o = o.merge(xo)
+			o.Add(xo)
 			p.buf.WriteString(p.lang.text(s))
 		case Note:
 			if p.lang.trailOpen == "" {
 				panic("outputs: no comment after code in " + p.lang.Name)
 			}
 			s, xo := p.render(Text(x))
-			o = o.merge(xo)
+			o.Add(xo)
 			open := p.lang.trailOpen
 			if b := p.buf.Bytes(); len(b) > start && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
 				open = strings.TrimLeft(open, " ")
@@ -109,7 +109,7 @@ func (p *Printer) P(v ...any) {
 	}
 	p.lines += bytes.Count(p.buf.Bytes()[start:], []byte{'\n'}) + 1
 	p.buf.WriteByte('\n')
-	p.annotate(first, p.lines, o)
+	p.annotate(first, p.lines, o.Origin())
 }
 
 // str returns s as one literal or word of the language. A string the
@@ -176,25 +176,29 @@ func (p *Printer) Raw(s string) {
 // render returns the text of t and the origin its parts add.
 func (p *Printer) render(t Text) (string, Origin) {
 	var b strings.Builder
-	var o Origin
+	var o OriginSet
+	p.renderTo(&b, &o, t)
+	return b.String(), o.Origin()
+}
+
+// renderTo writes the text of t to b and adds the origin its parts add
+// to o.
+func (p *Printer) renderTo(b *strings.Builder, o *OriginSet, t Text) {
 	for _, x := range t {
 		switch x := x.(type) {
 		case Origin:
-			o = o.merge(x)
+			o.Add(x)
 		case ir.Pos:
 			b.WriteString(x.Short())
-			o = o.merge(Origin{Pos: []ir.Pos{x}})
+			o.AddRef("", x)
 		case Text:
-			s, xo := p.render(x)
-			b.WriteString(s)
-			o = o.merge(xo)
+			p.renderTo(b, o, x)
 		case string:
 			b.WriteString(x)
 		default:
-			fmt.Fprint(&b, x)
+			fmt.Fprint(b, x)
 		}
 	}
-	return b.String(), o
 }
 
 // Block is a comment being written line by line; see Printer.Block.

@@ -201,12 +201,12 @@ func (d *pageData) fill(in *Input) {
 	for _, o := range in.Outputs {
 		row := outputRow{Path: o.Path}
 		for _, l := range o.Lines {
-			lr := linesRow{At: l.At}
+			lr := linesRow{At: l.Runs.String()}
 			for _, r := range l.Refs {
 				lr.Refs = append(lr.Refs, string(r))
 			}
 			for _, p := range l.Pos {
-				lr.Facts = append(lr.Facts, fact{Pos: p, Quote: in.quotePos(p)})
+				lr.Facts = append(lr.Facts, fact{Pos: p.String(), Quote: in.quote(p.Src, p.Line)})
 			}
 			row.Lines = append(row.Lines, lr)
 		}

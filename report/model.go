@@ -15,7 +15,7 @@ package report
 import (
 	"fmt"
 	"math/bits"
-	"strconv"
+	"sort"
 	"strings"
 
 	"boardc.dev/boardc/compiler/diag"
@@ -48,34 +48,22 @@ func (in *Input) quote(src string, n int) string {
 	return strings.TrimSpace(lines[n-1])
 }
 
-// quotePos quotes the line a manifest position, "src:line", names.
-func (in *Input) quotePos(pos string) string {
-	i := strings.LastIndexByte(pos, ':')
-	if i < 0 {
-		return ""
-	}
-	n, err := strconv.Atoi(pos[i+1:])
-	if err != nil {
-		return ""
-	}
-	return in.quote(pos[:i], n)
-}
-
 // Output is one generated file and the origins of its lines.
 type Output struct {
 	Path  string
 	Lines []outputs.Lines
 }
 
-// OutputsOf returns the outputs of files, in their order, with the
-// origins of their lines from their annotations (outputs.Origins, as
-// manifest.json gives them).
-func OutputsOf(files []outputs.File) []Output {
-	out := make([]Output, len(files))
-	for i, f := range files {
-		lines, _ := outputs.Origins(f)
-		out[i] = Output{Path: f.Path, Lines: lines}
+// OutputsOf returns the outputs a board's manifest lists, with the
+// origins of their lines as it records them, and manifest.json itself,
+// whose lines are boilerplate, sorted by path.
+func OutputsOf(m *outputs.Manifest) []Output {
+	out := make([]Output, 0, len(m.Files)+1)
+	for _, f := range m.Files {
+		out = append(out, Output{Path: f.Path, Lines: f.Lines})
 	}
+	out = append(out, Output{Path: outputs.ManifestPath})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
 

@@ -26,19 +26,19 @@ const boardsDir = "../boards"
 // of its outputs' lines, as boardc report makes it.
 func input(t testing.TB, r *boardc.Result) *report.Input {
 	t.Helper()
-	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
+	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Manifest)}
 	if len(in.Outputs) == 0 {
 		t.Fatalf("%s: no outputs", r.Board.Name)
 	}
 	// The description's files by module-relative path, as boardc report
 	// reads them; the in-tree module root is boards/.
 	in.Source = map[string][]string{}
-	for _, rel := range r.Board.SourcesRel {
-		data, err := os.ReadFile(filepath.Join(boardsDir, filepath.FromSlash(rel)))
+	for _, s := range r.Board.Sources {
+		data, err := os.ReadFile(filepath.Join(boardsDir, filepath.FromSlash(s.Rel)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.Source[rel] = strings.Split(string(data), "\n")
+		in.Source[s.Rel] = strings.Split(string(data), "\n")
 	}
 	return in
 }
@@ -181,10 +181,8 @@ func TestHTML(t *testing.T) {
 			// description, where the line holds text.
 			for _, l := range o.Lines {
 				for _, p := range l.Pos {
-					file, n, _ := strings.Cut(p, ":")
-					line, _ := strconv.Atoi(n)
-					text := strings.TrimSpace(in.Source[file][line-1])
-					want := `<span class="mono src">` + p + "</span>"
+					text := strings.TrimSpace(in.Source[p.Src][p.Line-1])
+					want := `<span class="mono src">` + p.String() + "</span>"
 					if text != "" {
 						want += ` <span class="quote">` + text + "</span>"
 					}

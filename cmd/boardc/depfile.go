@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"boardc.dev/boardc"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // depfile returns a Make dependency file for the results: one rule whose
@@ -38,8 +39,8 @@ func depfile(outDir string, targets []string, results []*boardc.Result) []byte {
 	}
 	for _, r := range results {
 		for _, s := range r.Board.Sources {
-			add(s)
-			add(filepath.Dir(s))
+			add(s.Path)
+			add(filepath.Dir(s.Path))
 		}
 		if m := moduleFile(r.Board.Sources); m != "" {
 			add(m)
@@ -74,11 +75,11 @@ func depfile(outDir string, targets []string, results []*boardc.Result) []byte {
 // moduleFile returns the cue.mod/module.cue of the CUE module holding the
 // first source file, or "" when there is none: the module path and
 // language version it declares change how the description loads.
-func moduleFile(sources []string) string {
+func moduleFile(sources []ir.Source) string {
 	if len(sources) == 0 {
 		return ""
 	}
-	for d := filepath.Dir(sources[0]); ; d = filepath.Dir(d) {
+	for d := filepath.Dir(sources[0].Path); ; d = filepath.Dir(d) {
 		m := filepath.Join(d, "cue.mod", "module.cue")
 		if _, err := os.Stat(m); err == nil {
 			return m

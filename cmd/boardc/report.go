@@ -152,7 +152,7 @@ func makeReports(cmd *cobra.Command, results []*boardc.Result, dir func(board st
 
 // reportFiles makes a compiled board's report.
 func reportFiles(r *boardc.Result) ([]outputs.File, error) {
-	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Files)}
+	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Manifest)}
 	in.Source = readSources(r.Board)
 	dot := report.DOT(in)
 	svg, err := layoutSVG(dot)
@@ -176,26 +176,11 @@ func reportFiles(r *boardc.Result) ([]outputs.File, error) {
 func readSources(b *ir.Board) map[string][]string {
 	out := map[string][]string{}
 	for _, f := range b.Sources {
-		if rel := relOf(f, b.SourcesRel); rel != "" {
-			if data, err := os.ReadFile(f); err == nil {
-				out[rel] = strings.Split(string(data), "\n")
-			}
+		if data, err := os.ReadFile(f.Path); err == nil {
+			out[f.Rel] = strings.Split(string(data), "\n")
 		}
 	}
 	return out
-}
-
-// relOf returns the longest of rels that file ends with, as a path, ""
-// when none.
-func relOf(file string, rels []string) string {
-	slash := filepath.ToSlash(file)
-	best := ""
-	for _, rel := range rels {
-		if (slash == rel || strings.HasSuffix(slash, "/"+rel)) && len(rel) > len(best) {
-			best = rel
-		}
-	}
-	return best
 }
 
 // layoutSVG runs the layout program on dot.

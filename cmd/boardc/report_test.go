@@ -31,20 +31,3 @@ func TestFindLayout(t *testing.T) {
 		t.Errorf("without it: %v; want %s", err, want)
 	}
 }
-
-// TestRelOf maps a loaded file to its path relative to the module root:
-// the longest that matches whole path elements.
-func TestRelOf(t *testing.T) {
-	rels := []string{"board.cue", "soc/x/board.cue", "x/board.cue"}
-	for file, want := range map[string]string{
-		"/m/soc/x/board.cue": "soc/x/board.cue",
-		"/m/x/board.cue":     "x/board.cue",
-		"board.cue":          "board.cue",
-		"/m/y/board.cue":     "board.cue",
-		"/m/y/xboard.cue":    "",
-	} {
-		if got := relOf(file, rels); got != want {
-			t.Errorf("relOf(%q) = %q, want %q", file, got, want)
-		}
-	}
-}

@@ -75,11 +75,18 @@ type Board struct {
 	Memory  []MemRegion
 	Policy  Policy
 	Waivers []Waiver
-	// Sources lists the CUE files the description was loaded from, sorted.
-	Sources []string
-	// SourcesRel lists the same files as Pos.Src names them: relative to
-	// the description's CUE module root, with forward slashes, sorted.
-	SourcesRel []string
+	// Sources lists the CUE files the description was loaded from,
+	// sorted by Path.
+	Sources []Source
+}
+
+// Source is one CUE file a description was loaded from.
+type Source struct {
+	// Path is the file as it was loaded, as Pos.File names it.
+	Path string
+	// Rel is the file as Pos.Src names it: relative to the description's
+	// CUE module root, with forward slashes.
+	Rel string
 }
 
 // CIdent returns the board's name as a C identifier fragment.

@@ -300,11 +300,9 @@ func (e *Evaluated) lower(workers int) (*ir.Board, diag.List) {
 	if len(lw.diags) > 0 {
 		return nil, lw.diags
 	}
-	b.Sources = sources(e.inst)
-	for _, f := range b.Sources {
-		b.SourcesRel = append(b.SourcesRel, p.convert(f, 0, 0).Src)
+	for _, f := range sources(e.inst) {
+		b.Sources = append(b.Sources, ir.Source{Path: f, Rel: p.convert(f, 0, 0).Src})
 	}
-	sort.Strings(b.SourcesRel)
 	return b, nil
 }
 

@@ -119,11 +119,11 @@ func (e Caps) source() outputs.Text {
 // origin returns the origin of the entry's lines: every master with the
 // compatible and the positions of their widths.
 func (e Caps) origin() outputs.Origin {
-	var o outputs.Origin
+	var o outputs.OriginSet
 	for _, m := range e.Masters {
-		o = o.And(m.Ref, m.DMABitsPos, m.CoherentBitsPos)
+		o.AddRef(m.Ref, m.DMABitsPos, m.CoherentBitsPos)
 	}
-	return o
+	return o.Origin()
 }
 
 // capsEntry is an entry of the capability table with the origin of its

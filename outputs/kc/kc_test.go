@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -349,5 +350,30 @@ func TestVerifierChildren(t *testing.T) {
 	// Without dma-ranges, of_dma_configure_id() narrows nothing.
 	if plain := src(childrenBoard(false)); !strings.Contains(plain, "\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false, 64, 64, 0x0ULL, 0x0ULL, true },") {
 		t.Errorf("the verifier narrows the children's masks with no dma-ranges:\n%s", plain)
+	}
+}
+
+// TestSharedCompatibleLinear: the memory Emit allocates grows linearly
+// with the masters sharing a compatible (one capability entry, whose
+// origin and comment name them all), where merging their origins
+// pairwise grew it with their square.
+func TestSharedCompatibleLinear(t *testing.T) {
+	alloc := func(n int) uint64 {
+		var ms []*ir.Master
+		for i := range n {
+			m := master(fmt.Sprint("dma", i), 32+8*(i%2), 10*i+10, "vendor,dma")
+			m.Ref = ir.MasterRef(m.Key)
+			ms = append(ms, m)
+		}
+		b := board("many", nil, ms...)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		Emit(b)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(400), alloc(2000)
+	if ratio := float64(large) / float64(small); ratio > 8 {
+		t.Errorf("5x the masters allocate %.1fx the memory (%d bytes, then %d)", ratio, small, large)
 	}
 }
