@@ -141,7 +141,7 @@ func explainWhat(r *boardc.Result, what string) *explanation {
 		e.Facts = append(e.Facts, explainFact{Pos: f.pos.String(), Ref: string(f.ref), Text: f.text})
 	}
 	for _, m := range b.SoC.Masters {
-		if q.refs.has(m.Ref) {
+		if q.refs.has(m.Ref()) {
 			e.Masters = append(e.Masters, explainMaster{Key: m.Key, Coherence: coherenceText(m)})
 		}
 	}

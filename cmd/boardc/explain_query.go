@@ -33,17 +33,17 @@ func (q *query) lineRefs() refSet {
 // addMaster adds m and the runtime policy that names it: the pins of its
 // IRQs and the steering of its interfaces.
 func (q *query) addMaster(b *ir.Board, m *ir.Master) {
-	q.refs.add(m.Ref)
-	for _, p := range b.Policy.IRQs {
+	q.refs.add(m.Ref())
+	for i, p := range b.Policy.IRQs {
 		for _, o := range p.Owners {
 			if o == m {
-				q.refs.add(p.Ref)
+				q.refs.add(ir.IRQPinRef(i))
 			}
 		}
 	}
 	for _, n := range b.Policy.Net {
 		if n.Master == m {
-			q.refs.add(n.Ref)
+			q.refs.add(n.Ref())
 		}
 	}
 }
@@ -145,7 +145,7 @@ func segment(rest string) int {
 
 func masterByRef(b *ir.Board, r ir.Ref) *ir.Master {
 	for _, m := range b.SoC.Masters {
-		if m.Ref == r {
+		if m.Ref() == r {
 			return m
 		}
 	}
@@ -171,12 +171,12 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 	}
 	for _, bus := range b.SoC.Buses {
 		if bus.Key == what || bus.Node.Path == what || (bus.Node.Label != "" && bus.Node.Label == what) {
-			q.refs.add(bus.Ref)
+			q.refs.add(bus.Ref())
 		}
 	}
 	if k, prop, ok := strings.Cut(what, "/"); ok && k != "" {
 		if m := master(k); m != nil {
-			q.refs.add(m.Ref)
+			q.refs.add(m.Ref())
 			q.name = prop
 			return true
 		}
@@ -187,14 +187,14 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 	for _, m := range b.SoC.Masters {
 		for _, irq := range m.IRQs {
 			if irq.Name == what {
-				q.refs.add(m.Ref)
+				q.refs.add(m.Ref())
 			}
 		}
 	}
-	for _, p := range b.Policy.IRQs {
+	for i, p := range b.Policy.IRQs {
 		if p.IRQ == what {
-			q.refs.add(p.Ref)
-			irqLines.add(p.Ref)
+			q.refs.add(ir.IRQPinRef(i))
+			irqLines.add(ir.IRQPinRef(i))
 		}
 	}
 	if len(q.refs) > 0 && len(irqLines) > 0 && master(what) == nil {
@@ -210,19 +210,19 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 	for _, m := range b.SoC.Masters {
 		for _, n := range m.NetDevs {
 			if n.Name == ifname {
-				q.refs.add(m.Ref)
+				q.refs.add(m.Ref())
 			}
 		}
 	}
 	for _, n := range b.Policy.Net {
 		if n.IfName == ifname {
-			q.refs.add(n.Ref)
+			q.refs.add(n.Ref())
 		}
 	}
 	// A sysctl, by key or by its /proc/sys path.
 	for _, s := range b.Policy.Sysctls {
 		if s.Key == what || tune.SysctlPath(s.Key) == what {
-			q.refs.add(s.Ref)
+			q.refs.add(s.Ref())
 		}
 	}
 	if sysPath && len(q.refs) > 0 {
@@ -262,12 +262,12 @@ func hasName(o outputs.Origin, name string) bool {
 func withBuses(b *ir.Board, refs refSet) refSet {
 	out := append(refSet{}, refs...)
 	for _, m := range b.SoC.Masters {
-		if !refs.has(m.Ref) {
+		if !refs.has(m.Ref()) {
 			continue
 		}
-		out.add(m.Bus.Ref)
+		out.add(m.Bus.Ref())
 		for _, a := range m.Bus.Ancestors() {
-			out.add(a.Ref)
+			out.add(a.Ref())
 		}
 	}
 	return out

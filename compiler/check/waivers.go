@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"boardc.dev/boardc/compiler/basetree"
@@ -15,17 +16,31 @@ import (
 // to the element's ref. "policy.irqs" and "policy.sysctls" named a whole
 // list and are not in it: a waiver silences one element.
 func legacy(b *ir.Board) map[string]ir.Ref {
-	m := map[string]ir.Ref{"cpus": ir.RefCPUs, "dpaa2": ir.RefDPAA2}
-	for _, x := range b.SoC.Buses {
-		m["buses."+x.Key] = x.Ref
-	}
-	for _, x := range b.SoC.Masters {
-		m["masters."+x.Key] = x.Ref
-	}
-	for _, n := range b.Policy.Net {
-		m["policy.net."+n.IfName] = n.Ref
+	m := map[string]ir.Ref{}
+	for e := range b.All() {
+		if old, ok := oldSpelling(e.Ref); ok {
+			m[old] = e.Ref
+		}
 	}
 	return m
+}
+
+// oldSpelling returns the schema version 1 spelling of ref, if it had
+// one: without "soc." and with the key unquoted.
+func oldSpelling(ref ir.Ref) (string, bool) {
+	s := string(ref)
+	if s == string(ir.RefCPUs) || s == string(ir.RefDPAA2) {
+		return strings.TrimPrefix(s, "soc."), true
+	}
+	for _, list := range []string{"soc.buses.", "soc.masters.", "policy.net."} {
+		if key, ok := strings.CutPrefix(s, list); ok {
+			if k, err := strconv.Unquote(key); err == nil {
+				key = k
+			}
+			return strings.TrimPrefix(list, "soc.") + key, true
+		}
+	}
+	return "", false
 }
 
 // resolveWaivers sets each waiver's Target and reports the waivers whose

@@ -121,7 +121,7 @@ func (e Caps) source() outputs.Text {
 func (e Caps) origin() outputs.Origin {
 	var o outputs.Origin
 	for _, m := range e.Masters {
-		o = o.And(m.Ref, m.DMABitsPos, m.CoherentBitsPos)
+		o = o.And(m.Ref(), m.DMABitsPos, m.CoherentBitsPos)
 	}
 	return o
 }

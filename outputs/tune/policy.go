@@ -51,8 +51,8 @@ func policyScript(b *ir.Board) outputs.File {
 	p.P("while IFS= read -r name; do")
 	p.P("\tcase $name in")
 	seen := map[string]bool{}
-	for _, pin := range b.Policy.IRQs {
-		o := outputs.From(pin.Ref, pin.Pos)
+	for pi, pin := range b.Policy.IRQs {
+		o := outputs.From(ir.IRQPinRef(pi), pin.Pos)
 		if seen[pin.IRQ] {
 			p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, ", banned above"))
 			continue
