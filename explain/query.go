@@ -1,4 +1,4 @@
-package main
+package explain
 
 import (
 	"strings"
@@ -78,7 +78,7 @@ func (s refSet) any(rs []ir.Ref) bool {
 
 // resolve works out the elements what names, through the description and
 // the names the outputs record.
-func resolve(b *ir.Board, files []outputs.File, what string) *query {
+func resolve(b *ir.Board, m *outputs.Manifest, what string) *query {
 	q := &query{what: what}
 	// A path (soc.masters.crypto, policy.irqs[0]) is a ref first; a
 	// single word (soc, name) is a key, label or name first.
@@ -88,7 +88,7 @@ func resolve(b *ir.Board, files []outputs.File, what string) *query {
 	if q.byDescription(b, what) || q.byRef(b) {
 		return q
 	}
-	q.byName(files)
+	q.byName(m)
 	return q
 }
 
@@ -233,28 +233,27 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 
 // byName resolves q.what as a name the outputs define or set: a
 // property, a C symbol, a compatible string, a device unit. The elements
-// are those of the lines that do.
-func (q *query) byName(files []outputs.File) {
-	what := q.what
-	for _, f := range files {
-		for _, a := range f.Annotations {
-			if hasName(a.Origin, what) {
-				q.name = what
-				for _, r := range a.Refs {
+// are those of the lines that do, as the manifest records them.
+func (q *query) byName(m *outputs.Manifest) {
+	if m == nil {
+		return
+	}
+	for _, f := range m.Files {
+		named, ok := f.Names[q.what]
+		if !ok {
+			continue
+		}
+		q.name = q.what
+		at := newLineSet(runs(named))
+		for _, l := range f.Lines {
+			refs, lines := origin(l)
+			if at.anyOf(lines) {
+				for _, r := range refs {
 					q.refs.add(r)
 				}
 			}
 		}
 	}
-}
-
-func hasName(o outputs.Origin, name string) bool {
-	for _, n := range o.Names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // withBuses returns refs with the buses, and their parents, of every
@@ -268,17 +267,6 @@ func withBuses(b *ir.Board, refs refSet) refSet {
 		out.add(m.Bus.Ref())
 		for _, a := range m.Bus.Ancestors() {
 			out.add(a.Ref())
-		}
-	}
-	return out
-}
-
-// selectFacts returns the facts about the elements of refs.
-func selectFacts(facts []fact, refs refSet) []fact {
-	var out []fact
-	for _, f := range facts {
-		if refs.has(f.ref) {
-			out = append(out, f)
 		}
 	}
 	return out

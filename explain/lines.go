@@ -1,0 +1,110 @@
+package explain
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/outputs"
+)
+
+// origin reads one entry of a manifest file's lines: the elements the
+// lines are made from and the lines' numbers, from 1. It is the one
+// place explain reads the form of outputs.Lines.
+func origin(l outputs.Lines) ([]ir.Ref, []int) {
+	return l.Refs, runs(l.At)
+}
+
+// runs reads line runs as the manifest writes them, "27-28,30,34", into
+// the line numbers they hold; a run it cannot read holds none.
+func runs(at string) []int {
+	var out []int
+	for _, run := range strings.Split(at, ",") {
+		first, last, isRange := strings.Cut(run, "-")
+		a, err := strconv.Atoi(first)
+		if err != nil {
+			continue
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(last); err != nil {
+				continue
+			}
+		}
+		for n := a; n <= b; n++ {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// lineSet is a set of line numbers.
+type lineSet map[int]bool
+
+func newLineSet(lines []int) lineSet {
+	s := make(lineSet, len(lines))
+	for _, n := range lines {
+		s[n] = true
+	}
+	return s
+}
+
+func (s lineSet) has(n int) bool { return s[n] }
+
+func (s lineSet) anyOf(lines []int) bool {
+	for _, n := range lines {
+		if s.has(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// generatedLines returns the lines the manifest records as made from the
+// elements of refs (and, with a name, defining or setting it), in file
+// and line order, their text taken from files; an empty list, not nil,
+// when there is none.
+func generatedLines(m *outputs.Manifest, files []outputs.File, refs refSet, name string) []Line {
+	out := []Line{}
+	if m == nil {
+		return out
+	}
+	data := make(map[string][]byte, len(files))
+	for _, f := range files {
+		data[f.Path] = f.Data
+	}
+	for _, f := range m.Files {
+		var named lineSet
+		if name != "" {
+			at, ok := f.Names[name]
+			if !ok {
+				continue
+			}
+			named = newLineSet(runs(at))
+		}
+		var nums []int
+		for _, l := range f.Lines {
+			lineRefs, lines := origin(l)
+			if !refs.any(lineRefs) {
+				continue
+			}
+			for _, n := range lines {
+				if name == "" || named.has(n) {
+					nums = append(nums, n)
+				}
+			}
+		}
+		if len(nums) == 0 {
+			continue
+		}
+		slices.Sort(nums)
+		text := strings.Split(string(data[f.Path]), "\n")
+		for _, n := range slices.Compact(nums) {
+			if n <= len(text) {
+				out = append(out, Line{File: f.Path, Line: n, Text: text[n-1]})
+			}
+		}
+	}
+	return out
+}
