@@ -13,13 +13,14 @@ import (
 
 // legacy maps the spellings of waiver targets that schema version 1 first
 // documented ("masters.x", "buses.x", "cpus", "dpaa2", "policy.net.eth0")
-// to the element's ref. "policy.irqs" and "policy.sysctls" named a whole
-// list and are not in it: a waiver silences one element.
-func legacy(b *ir.Board) map[string]ir.Ref {
+// to the element's ref, among a board's refs (ir.Board.Refs).
+// "policy.irqs" and "policy.sysctls" named a whole list and are not in
+// it: a waiver silences one element.
+func legacy(refs []ir.Ref) map[string]ir.Ref {
 	m := map[string]ir.Ref{}
-	for e := range b.All() {
-		if old, ok := oldSpelling(e.Ref); ok {
-			m[old] = e.Ref
+	for _, r := range refs {
+		if old, ok := oldSpelling(r); ok {
+			m[old] = r
 		}
 	}
 	return m
@@ -47,13 +48,16 @@ func oldSpelling(ref ir.Ref) (string, bool) {
 // target is spelled the old way (a warning saying what to write) or names
 // no element (an error naming the closest refs).
 func resolveWaivers(b *ir.Board) diag.List {
+	if len(b.Waivers) == 0 {
+		return nil
+	}
 	refs := b.Refs()
 	sort.Slice(refs, func(i, j int) bool { return refs[i] < refs[j] })
 	known := make(map[ir.Ref]bool, len(refs))
 	for _, r := range refs {
 		known[r] = true
 	}
-	old := legacy(b)
+	old := legacy(refs)
 	var out diag.List
 	for i := range b.Waivers {
 		w := &b.Waivers[i]

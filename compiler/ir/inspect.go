@@ -27,15 +27,22 @@ type Fact struct {
 }
 
 // facts collects the facts of one element: a fact is kept when it or one
-// of its parts has a position.
-type facts []Fact
+// of its parts has a position. With skip set it collects none, for a
+// walk that wants the refs only.
+type facts struct {
+	list []Fact
+	skip bool
+}
 
 func (fs *facts) add(pos Pos, parts []Pos, format string, args ...any) {
+	if fs.skip {
+		return
+	}
 	for _, p := range parts {
 		pos = pos.Or(p)
 	}
 	if pos.IsValid() {
-		*fs = append(*fs, Fact{Pos: pos, Text: fmt.Sprintf(format, args...), Parts: parts})
+		fs.list = append(fs.list, Fact{Pos: pos, Text: fmt.Sprintf(format, args...), Parts: parts})
 	}
 }
 
@@ -48,106 +55,105 @@ func (fs *facts) at(pos Pos, format string, args ...any) { fs.add(pos, nil, form
 // and the report share: a fact it does not yield is one none of them
 // sees.
 func (b *Board) All() iter.Seq[Element] {
-	return func(yield func(Element) bool) {
-		for _, e := range b.elements() {
-			if !yield(e) {
-				return
-			}
-		}
-	}
+	return func(yield func(Element) bool) { b.walk(yield, false) }
 }
 
-// elements lists the elements All yields.
-func (b *Board) elements() []Element {
-	var out []Element
-	el := func(ref Ref, pos Pos, fs facts) { out = append(out, Element{Ref: ref, Pos: pos, Facts: fs}) }
-	var fs facts
+// walk yields the elements of b as All does; refsOnly leaves their facts
+// out.
+func (b *Board) walk(yield func(Element) bool, refsOnly bool) {
+	stop := false
+	el := func(ref Ref, pos Pos, fs facts) {
+		stop = stop || !yield(Element{Ref: ref, Pos: pos, Facts: fs.list})
+	}
+	fresh := func() facts { return facts{skip: refsOnly} }
+	fs := fresh()
 	fs.at(b.Pos, "board %s", b.Name)
 	el(RefBoard, b.Pos, fs)
-	el(RefModel, Pos{}, nil)
-	fs = nil
+	el(RefModel, Pos{}, facts{})
+	fs = fresh()
 	fs.at(b.CompatiblePos, "board compatible %s", strings.Join(b.Compatible, ", "))
 	el(RefCompatible, b.CompatiblePos, fs)
 	if b.DTS != "" || b.DTSPos.IsValid() {
-		fs = nil
+		fs = fresh()
 		fs.at(b.DTSPos, "board dts %s", b.DTS)
 		el(RefDTS, b.DTSPos, fs)
 	}
 	s := &b.SoC
-	fs = nil
+	fs = fresh()
 	fs.at(s.Pos, "SoC %s", s.Name)
 	if d := s.IRQDelivery; d != nil {
 		fs.at(d.Pos, "SoC interrupt controller delivers each IRQ to one CPU of its mask: %t (source: %s)", d.One, d.Source)
 	}
 	el(RefSoC, s.Pos, fs)
-	fs = nil
+	fs = fresh()
 	fs.at(s.RootPos, "SoC root: #address-cells %d, #size-cells %d", s.RootAddressCells, s.RootSizeCells)
 	el(RefRoot, s.RootPos, fs)
 	for _, m := range s.Masters {
-		el(m.Ref(), m.Pos, masterFacts(m))
+		el(m.Ref(), m.Pos, masterFacts(m, fresh()))
 	}
 	for _, x := range s.Buses {
-		el(x.Ref(), x.Pos, busFacts(x))
+		el(x.Ref(), x.Pos, busFacts(x, fresh()))
 	}
-	el(RefCPUs, Pos{}, nil)
+	el(RefCPUs, Pos{}, facts{})
 	for i, c := range s.Clusters {
-		fs = nil
+		fs = fresh()
 		fs.at(c.Pos, "CPU cluster of %s: CPUs %s", c.Core, ints(c.CPUs))
 		el(ClusterRef(i), c.Pos, fs)
 	}
 	if d := s.DPAA2; d != nil {
-		fs = nil
+		fs = fresh()
 		fs.add(d.Pos, []Pos{d.DPNIPos, d.DPCONPos}, "DPAA2: %d DPIO(s), %d DPNI, %d DPCON", len(d.DPIOs), d.DPNI, d.DPCON)
 		fs.at(d.StashPos, "DPAA2 stash destination %d + cpu / %d (source: %s)", d.StashClusterBase, d.StashClusterSize, d.StashSource)
 		fs.at(d.RXStashingPos, "DPAA2: RX-queue FLC stashing %t", d.RXStashing)
 		el(RefDPAA2, d.Pos, fs)
 		for i := range d.DPIOs {
 			p := &d.DPIOs[i]
-			fs = nil
+			fs = fresh()
 			fs.at(p.Pos, "DPIO dpio.%d serves CPU %d", p.ID, p.CPU)
 			el(p.Ref(), p.Pos, fs)
 		}
 	}
 	for i, m := range b.Memory {
-		fs = nil
+		fs = fresh()
 		fs.at(m.Pos, "RAM at 0x%x, 0x%x bytes", m.Base, m.Size)
 		el(MemoryRef(i), m.Pos, fs)
 	}
 	p := &b.Policy
 	for i, x := range p.IRQs {
-		fs = nil
+		fs = fresh()
 		fs.at(x.Pos, "policy: IRQs named %s on CPUs %s", x.IRQ, ints(x.CPUs))
 		el(IRQPinRef(i), x.Pos, fs)
 	}
 	for i := range p.Net {
 		n := &p.Net[i]
-		fs = nil
+		fs = fresh()
 		fs.at(n.Pos, "policy: %s RPS %v, rps_flow_cnt %d, XPS %v", n.IfName, n.RPS, n.RPSFlowCount, n.XPS)
 		el(n.Ref(), n.Pos, fs)
 	}
 	for i := range p.Sysctls {
 		x := &p.Sysctls[i]
-		fs = nil
+		fs = fresh()
 		fs.at(x.Pos, "policy: sysctl %s = %s", x.Key, x.Value)
 		el(x.Ref(), x.Pos, fs)
 	}
-	fs = nil
+	fs = fresh()
 	fs.at(p.IsolatedPos, "policy: isolated CPUs %s", ints(p.IsolatedCPUs))
 	el(RefIsolatedCPUs, p.IsolatedPos, fs)
-	el(RefIrqbalance, Pos{}, nil)
+	el(RefIrqbalance, Pos{}, facts{})
 	for i, w := range b.Waivers {
-		fs = nil
+		fs = fresh()
 		fs.add(w.Pos, []Pos{w.OnPos}, "waiver of %s on %s: %s", w.Check, w.On, w.Reason)
 		el(WaiverRef(i), w.Pos, fs)
 	}
-	return out
 }
 
 // masterFacts lists the facts of master m: its declaration, node,
 // compatible, bus, DMA widths, the driver's part, its coherency, IOMMU,
 // IRQs and network devices.
-func masterFacts(m *Master) facts {
-	var fs facts
+func masterFacts(m *Master, fs facts) facts {
+	if fs.skip {
+		return fs
+	}
 	state := "enabled"
 	if !m.Enabled {
 		state = "disabled on this board"
@@ -203,8 +209,10 @@ func masterFacts(m *Master) facts {
 
 // busFacts lists the facts of bus x: its node, parent, cells, coherency,
 // address width and dma-ranges.
-func busFacts(x *Bus) facts {
-	var fs facts
+func busFacts(x *Bus, fs facts) facts {
+	if fs.skip {
+		return fs
+	}
 	fs.add(x.Pos, []Pos{x.Node.Pos, x.Node.LabelPos, x.Node.PathPos}, "bus %s: node %s", x.Key, x.Node.Path)
 	if x.Parent != nil {
 		fs.at(x.ParentPos, "bus %s: parent bus %s", x.Key, x.Parent.Key)

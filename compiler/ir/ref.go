@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -28,13 +27,22 @@ const (
 	RefIrqbalance   Ref = "policy.irqbalanceBan"
 )
 
-// identRE matches a CUE identifier, which a path may use unquoted.
-var identRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+// isIdent reports whether name is a CUE identifier, [a-zA-Z_][a-zA-Z0-9_]*,
+// which a path may use unquoted.
+func isIdent(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return name != ""
+}
 
 // label spells a field name as a path element: bare when it is an
 // identifier, quoted otherwise ("net.core.netdev_budget", "eth0.100").
 func label(name string) string {
-	if identRE.MatchString(name) {
+	if isIdent(name) {
 		return name
 	}
 	return strconv.Quote(name)
@@ -92,9 +100,10 @@ func WaiverRef(i int) Ref { return Ref("waivers").Index(i) }
 // them.
 func (b *Board) Refs() []Ref {
 	var refs []Ref
-	for e := range b.All() {
+	b.walk(func(e Element) bool {
 		refs = append(refs, e.Ref)
-	}
+		return true
+	}, true)
 	return refs
 }
 

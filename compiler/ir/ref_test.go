@@ -118,3 +118,14 @@ func TestHighestRAM(t *testing.T) {
 		t.Errorf("no memory: HighestRAM = %#x, %v", top, r)
 	}
 }
+
+func TestLabel(t *testing.T) {
+	for name, want := range map[string]string{
+		"eth0": "eth0", "_x": "_x", "A9": "A9", "0a": `"0a"`, "": `""`,
+		"eth0.100": `"eth0.100"`, "lan-1": `"lan-1"`, "#size-cells": `"#size-cells"`, "é": `"é"`,
+	} {
+		if got := label(name); got != want {
+			t.Errorf("label(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
