@@ -31,7 +31,8 @@ names the outputs define or set (properties, symbols, paths); the
 generated lines are those the outputs record as made from those
 elements, as manifest.json lists them. For a master the facts are its
 node, bus and that bus's coherency fact, DMA width, its own coherency
-fact, IRQs, network devices, and the runtime policy that names them.
+fact, IOMMU, IRQs and their placement, network devices, and the runtime
+policy that names them.
 
 --json prints the same as one JSON object: what, board, facts (pos, ref,
 text), masters (key, coherence), checksRan, diagnostics (as --format=json
