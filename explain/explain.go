@@ -22,7 +22,8 @@ import (
 )
 
 // Explanation is what Explain finds for WHAT. Its fields carry the JSON
-// names of boardc explain --json.
+// names of boardc explain --json, but for Diagnostics, which the command
+// prints as its --format=json does.
 type Explanation struct {
 	What  string `json:"what"`
 	Board string `json:"board"`

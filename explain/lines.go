@@ -16,6 +16,17 @@ func origin(l outputs.Lines) ([]ir.Ref, []int) {
 	return l.Refs, runs(l.At)
 }
 
+// named returns the lines of a manifest file that define or set name, and
+// whether there is any: the one place explain reads the form of
+// outputs.ManifestFile.Names.
+func named(f outputs.ManifestFile, name string) (lineSet, bool) {
+	at, ok := f.Names[name]
+	if !ok {
+		return nil, false
+	}
+	return newLineSet(runs(at)), true
+}
+
 // runs reads line runs as the manifest writes them, "27-28,30,34", into
 // the line numbers they hold; a run it cannot read holds none.
 func runs(at string) []int {
@@ -75,13 +86,12 @@ func generatedLines(m *outputs.Manifest, files []outputs.File, refs refSet, name
 		data[f.Path] = f.Data
 	}
 	for _, f := range m.Files {
-		var named lineSet
+		var setting lineSet
 		if name != "" {
-			at, ok := f.Names[name]
-			if !ok {
+			var ok bool
+			if setting, ok = named(f, name); !ok {
 				continue
 			}
-			named = newLineSet(runs(at))
 		}
 		var nums []int
 		for _, l := range f.Lines {
@@ -90,7 +100,7 @@ func generatedLines(m *outputs.Manifest, files []outputs.File, refs refSet, name
 				continue
 			}
 			for _, n := range lines {
-				if name == "" || named.has(n) {
+				if name == "" || setting.has(n) {
 					nums = append(nums, n)
 				}
 			}

@@ -239,12 +239,11 @@ func (q *query) byName(m *outputs.Manifest) {
 		return
 	}
 	for _, f := range m.Files {
-		named, ok := f.Names[q.what]
+		at, ok := named(f, q.what)
 		if !ok {
 			continue
 		}
 		q.name = q.what
-		at := newLineSet(runs(named))
 		for _, l := range f.Lines {
 			refs, lines := origin(l)
 			if at.anyOf(lines) {
