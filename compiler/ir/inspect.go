@@ -48,12 +48,13 @@ func (fs *facts) add(pos Pos, parts []Pos, format string, args ...any) {
 
 func (fs *facts) at(pos Pos, format string, args ...any) { fs.add(pos, nil, format, args...) }
 
-// All yields every element of b with its ref and facts, in description
-// order: the board's own facts, the SoC, its masters, buses and CPU
-// clusters, the DPAA2 portals, the memory, the runtime policy and the
-// waivers. It is the one walk over a board that refs, explain, waivers
-// and the report share: a fact it does not yield is one none of them
-// sees.
+// All yields every element of b with its ref and facts, in a fixed
+// order: the board's own elements, the SoC and its root, its masters,
+// buses and CPU clusters, the DPAA2 portals, the memory, the runtime
+// policy and the waivers. It is the one walk over a board that refs,
+// explain and waivers share: a fact it does not yield is one none of
+// them sees, and a test fails on a position of the IR it does not
+// yield.
 func (b *Board) All() iter.Seq[Element] {
 	return func(yield func(Element) bool) { b.walk(yield, false) }
 }
