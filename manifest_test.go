@@ -205,28 +205,7 @@ func lineNumbers(t *testing.T, at outputs.Runs, n int) []int {
 // boardRefs returns whether a ref names an element of b, or a set of them
 // (soc.masters).
 func boardRefs(b *ir.Board) func(ir.Ref) bool {
-	refs := []ir.Ref{ir.RefBoard, ir.RefModel, ir.RefCompatible, ir.RefSoC, ir.RefIsolatedCPUs}
-	if b.SoC.DPAA2 != nil {
-		refs = append(refs, ir.RefDPAA2)
-		for _, d := range b.SoC.DPAA2.DPIOs {
-			refs = append(refs, d.Ref)
-		}
-	}
-	for _, m := range b.SoC.Masters {
-		refs = append(refs, m.Ref)
-	}
-	for _, x := range b.SoC.Buses {
-		refs = append(refs, x.Ref)
-	}
-	for _, p := range b.Policy.IRQs {
-		refs = append(refs, p.Ref)
-	}
-	for _, n := range b.Policy.Net {
-		refs = append(refs, n.Ref)
-	}
-	for _, s := range b.Policy.Sysctls {
-		refs = append(refs, s.Ref)
-	}
+	refs := b.Refs()
 	return func(r ir.Ref) bool {
 		for _, k := range refs {
 			if r.Contains(k) {

@@ -30,7 +30,7 @@ var BaseCells = &Check{
 				continue
 			}
 			if n.AddressCells() != b.AddressCells || n.SizeCells() != b.SizeCells {
-				p.Report(b.Ref, b.CellsPos.Or(b.Pos),
+				p.Report(b.Ref(), b.CellsPos.Or(b.Pos),
 					fmt.Sprintf("bus %s: cell counts <%d %d> differ from the base tree's <%d %d> (#address-cells, #size-cells)",
 						b.Key, b.AddressCells, b.SizeCells, n.AddressCells(), n.SizeCells()),
 					inTree(t, n.Path))

@@ -45,16 +45,16 @@ var BaseCoherency = &Check{
 			}
 			switch {
 			case up && m.DeletesCoherent():
-				p.ReportSeverity(diag.Info, m.Ref, pos,
+				p.ReportSeverity(diag.Info, m.Ref(), pos,
 					fmt.Sprintf("master %s: upstream marks %s dma-coherent and the description opts out; the built tree has it non-coherent (the fragment deletes dma-coherent and writes dma-noncoherent)", m.Key, where),
 					notes...)
 			case up:
-				p.Report(m.Ref, pos,
+				p.Report(m.Ref(), pos,
 					fmt.Sprintf("master %s: upstream marks %s dma-coherent and the description does not (%s); the fragment leaves it, so the built tree has it coherent",
 						m.Key, where, coherenceWord(m)),
 					append(notes, diag.Note{Message: "state coherency: {coherent: true, source: ...} if upstream is right, or {coherent: false, reason: ...} to opt out"})...)
 			default:
-				p.ReportSeverity(diag.Info, m.Ref, pos,
+				p.ReportSeverity(diag.Info, m.Ref(), pos,
 					fmt.Sprintf("master %s: the description marks it coherent and upstream does not; the built tree has it coherent (the fragment adds dma-coherent)", m.Key),
 					notes...)
 			}

@@ -32,7 +32,7 @@ var BaseCompatible = &Check{
 			}
 			got, _ := n.Strings("compatible")
 			if !slices.Equal(got, m.Compatible) {
-				p.Report(m.Ref, m.CompatiblePos.Or(m.Pos),
+				p.Report(m.Ref(), m.CompatiblePos.Or(m.Pos),
 					fmt.Sprintf("master %s: compatible differs from the base tree's: it is %s there", m.Key, quote(got)),
 					inTree(t, n.Path))
 			}

@@ -36,7 +36,7 @@ var BaseCPUs = &Check{
 		for i, c := range s.Clusters {
 			for _, cpu := range c.CPUs {
 				if cpu < len(cpus) && cpus[cpu].Core != "" && cpus[cpu].Core != c.Core {
-					p.Report(c.Ref, c.Pos,
+					p.Report(ir.ClusterRef(i), c.Pos,
 						fmt.Sprintf("cluster %d: CPU %d is %q in the base tree, not %q", i, cpu, cpus[cpu].Core, c.Core),
 						inTree(t, cpus[cpu].Node.Path))
 					break

@@ -35,15 +35,15 @@ var BaseDMARanges = &Check{
 			}
 			switch {
 			case b.HasDMARanges && has && !slices.Equal(mine, up):
-				p.Report(b.Ref, b.DMARangesPos.Or(b.Pos),
+				p.Report(b.Ref(), b.DMARangesPos.Or(b.Pos),
 					fmt.Sprintf("bus %s: dmaRanges %s differ from the base tree's dma-ranges %s; the built tree has the description's",
 						b.Key, rangesText(mine), rangesText(up)), inTree(t, n.Path))
 			case b.HasDMARanges && !has:
-				p.Report(b.Ref, b.DMARangesPos.Or(b.Pos),
+				p.Report(b.Ref(), b.DMARangesPos.Or(b.Pos),
 					fmt.Sprintf("bus %s: the base tree's node has no dma-ranges; the built tree has the description's %s", b.Key, rangesText(mine)),
 					inTree(t, n.Path))
 			case !b.HasDMARanges && has:
-				p.Report(b.Ref, b.Pos,
+				p.Report(b.Ref(), b.Pos,
 					fmt.Sprintf("bus %s: the base tree's node has dma-ranges %s and the description states none; the built tree keeps upstream's, which the DMA width checks do not see (add dmaRanges)",
 						b.Key, rangesText(up)), inTree(t, n.Path))
 			}

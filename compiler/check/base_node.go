@@ -55,17 +55,17 @@ var BaseNode = &Check{
 			}
 		}
 		for _, b := range p.Board.SoC.Buses {
-			node(b.Ref, "bus "+b.Key, b.Node)
+			node(b.Ref(), "bus "+b.Key, b.Node)
 		}
 		for _, m := range p.Board.SoC.Masters {
-			node(m.Ref, "master "+m.Key, m.Node)
+			node(m.Ref(), "master "+m.Key, m.Node)
 			if m.IOMMU != "" && labels {
 				if _, ok := t.Label(m.IOMMU); !ok {
 					msg := fmt.Sprintf("master %s: iommu label %s is not in the base tree", m.Key, m.IOMMU)
 					if c := diag.Closest(m.IOMMU, t.Labels()); c != "" {
 						msg += fmt.Sprintf("; did you mean %s?", c)
 					}
-					p.Report(m.Ref, m.IOMMUPos.Or(m.Pos), msg)
+					p.Report(m.Ref(), m.IOMMUPos.Or(m.Pos), msg)
 				}
 			}
 		}

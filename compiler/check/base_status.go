@@ -25,7 +25,7 @@ var BaseStatus = &Check{
 				continue
 			}
 			state := map[bool]string{true: "enabled", false: "disabled"}
-			p.Report(m.Ref, m.EnabledPos.Or(m.Pos),
+			p.Report(m.Ref(), m.EnabledPos.Or(m.Pos),
 				fmt.Sprintf("master %s is %s in the description, but in the base tree its node %s; the fragment does not write status, so the built tree has it %s",
 					m.Key, state[m.Enabled], statusPhrase(n), state[n.Enabled()]),
 				append([]diag.Note{inTree(t, n.Path)}, setAt(t, n.Path, "status")...)...)

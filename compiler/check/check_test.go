@@ -250,9 +250,8 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// finish does what lowering does once a board is built: it gives every
-// element its ref and resolves the policy's references.
+// finish does what lowering does once a board is built: it resolves the
+// policy's references.
 func finish(b *ir.Board) {
-	b.AssignRefs()
 	b.ResolvePolicy()
 }

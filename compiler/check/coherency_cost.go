@@ -63,7 +63,7 @@ var CoherencyOptOut = &Check{
 			if m.Coherence() != ir.OptedOut {
 				continue
 			}
-			p.Report(m.Ref, m.Coherency.Pos,
+			p.Report(m.Ref(), m.Coherency.Pos,
 				"master "+m.Key+" opts out of coherent bus "+m.Bus.Key+": the kernel will do cache maintenance on every DMA",
 				Note(m.Bus.Coherency.Pos, "bus %s is coherent: %s", m.Bus.Key, m.Bus.Coherency.Source),
 				Note(ir.Pos{}, "cost: %s", costNote(&p.Board.SoC, m)))
@@ -85,7 +85,7 @@ var CoherencyUnverified = &Check{
 			if m.Coherence() != ir.Unverified {
 				continue
 			}
-			p.Report(m.Ref, m.BusPos,
+			p.Report(m.Ref(), m.BusPos,
 				"master "+m.Key+" sits on coherent bus "+m.Bus.Key+" but its coherency is unverified; left non-coherent",
 				Note(m.Bus.Coherency.Pos, "bus %s: %s", m.Bus.Key, m.Bus.Coherency.Source),
 				Note(ir.Pos{}, "opportunity: %s", costNote(&p.Board.SoC, m)))

@@ -18,12 +18,12 @@ var CoherencyOverrideReason = &Check{
 			}
 			switch {
 			case !c.Coherent && c.Reason == "":
-				p.Report(m.Ref, c.Pos,
+				p.Report(m.Ref(), c.Pos,
 					"master "+m.Key+" opts out of coherent bus "+m.Bus.Key+" without a reason",
 					Note(m.Bus.Coherency.Pos, "bus %s is coherent: %s", m.Bus.Key, m.Bus.Coherency.Source),
 					Note(c.Pos, "add coherency.reason saying why this master's port does not snoop"))
 			case c.Coherent && c.Source == "" && c.Reason == "":
-				p.Report(m.Ref, c.Pos,
+				p.Report(m.Ref(), c.Pos,
 					"master "+m.Key+" is marked coherent without a source",
 					Note(c.Pos, "add coherency.source naming who verified the master's coherency"))
 			}

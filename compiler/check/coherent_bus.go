@@ -18,7 +18,7 @@ var CoherentOnNonCoherentBus = &Check{
 			if m.Coherency == nil || !m.Coherency.Coherent || m.Bus.Coherency.Coherent {
 				continue
 			}
-			p.Report(m.Ref, m.Coherency.Pos,
+			p.Report(m.Ref(), m.Coherency.Pos,
 				"master "+m.Key+" is declared coherent on non-coherent bus "+m.Bus.Key,
 				Note(m.Bus.Coherency.Pos, "bus %s is not coherent: %s", m.Bus.Key, m.Bus.Coherency.Source),
 				Note(ir.Pos{}, "dma-coherent on a non-snooping bus skips cache maintenance: silent data corruption"))

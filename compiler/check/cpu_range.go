@@ -23,21 +23,21 @@ var CPURange = &Check{
 			}
 		}
 		pol := &p.Board.Policy
-		for _, pin := range pol.IRQs {
-			bad(pin.Ref, pin.Pos, "pinning of IRQ "+pin.IRQ, pin.CPUs)
+		for pi, pin := range pol.IRQs {
+			bad(ir.IRQPinRef(pi), pin.Pos, "pinning of IRQ "+pin.IRQ, pin.CPUs)
 		}
 		for _, np := range pol.Net {
 			for i, q := range np.RPS {
-				bad(np.Ref, np.Pos, fmt.Sprintf("rps of %s rx-%d", np.IfName, i), q)
+				bad(np.Ref(), np.Pos, fmt.Sprintf("rps of %s rx-%d", np.IfName, i), q)
 			}
 			for i, q := range np.XPS {
-				bad(np.Ref, np.Pos, fmt.Sprintf("xps of %s tx-%d", np.IfName, i), q)
+				bad(np.Ref(), np.Pos, fmt.Sprintf("xps of %s tx-%d", np.IfName, i), q)
 			}
 		}
 		bad(ir.RefIsolatedCPUs, pol.IsolatedPos, "isolatedCPUs", pol.IsolatedCPUs)
 		if d := p.Board.SoC.DPAA2; d != nil {
 			for _, io := range d.DPIOs {
-				bad(io.Ref, io.Pos, fmt.Sprintf("DPIO %d", io.ID), []int{io.CPU})
+				bad(io.Ref(), io.Pos, fmt.Sprintf("DPIO %d", io.ID), []int{io.CPU})
 			}
 		}
 	},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // CPUTopology checks that the clusters number the CPUs 0..N-1, each once.
@@ -15,13 +16,13 @@ var CPUTopology = &Check{
 	Run: func(p *Pass) {
 		seen := map[int]bool{}
 		n := p.Board.SoC.NumCPUs()
-		for _, c := range p.Board.SoC.Clusters {
+		for ci, c := range p.Board.SoC.Clusters {
 			for _, cpu := range c.CPUs {
 				switch {
 				case seen[cpu]:
-					p.Report(c.Ref, c.Pos, fmt.Sprintf("CPU %d is listed in more than one place", cpu))
+					p.Report(ir.ClusterRef(ci), c.Pos, fmt.Sprintf("CPU %d is listed in more than one place", cpu))
 				case cpu >= n:
-					p.Report(c.Ref, c.Pos, fmt.Sprintf("CPU %d is out of range: the clusters hold %d CPUs, numbered 0..%d", cpu, n, n-1))
+					p.Report(ir.ClusterRef(ci), c.Pos, fmt.Sprintf("CPU %d is out of range: the clusters hold %d CPUs, numbered 0..%d", cpu, n, n-1))
 				}
 				seen[cpu] = true
 			}

@@ -28,10 +28,10 @@ var DuplicateNodes = &Check{
 			labels[n.Label] = n.Pos
 		}
 		for _, b := range p.Board.SoC.Buses {
-			seen(b.Ref, b.Node)
+			seen(b.Ref(), b.Node)
 		}
 		for _, m := range p.Board.SoC.Masters {
-			seen(m.Ref, m.Node)
+			seen(m.Ref(), m.Node)
 		}
 	},
 }
@@ -44,14 +44,14 @@ var UndeclaredTarget = &Check{
 			"declares (in its irqs or netdev). The generated script would fail on the target, or tune " +
 			"a device the description knows nothing about; declare it on its master."},
 	Run: func(p *Pass) {
-		for _, pin := range p.Board.Policy.IRQs {
+		for pi, pin := range p.Board.Policy.IRQs {
 			if len(pin.Owners) == 0 {
-				p.Report(pin.Ref, pin.Pos, fmt.Sprintf("IRQ %q is not declared by any master (soc.masters.*.irqs)", pin.IRQ))
+				p.Report(ir.IRQPinRef(pi), pin.Pos, fmt.Sprintf("IRQ %q is not declared by any master (soc.masters.*.irqs)", pin.IRQ))
 			}
 		}
 		for _, np := range p.Board.Policy.Net {
 			if np.Dev == nil {
-				p.Report(np.Ref, np.Pos, fmt.Sprintf("interface %s is not declared by any master (soc.masters.*.netdev)", np.IfName))
+				p.Report(np.Ref(), np.Pos, fmt.Sprintf("interface %s is not declared by any master (soc.masters.*.netdev)", np.IfName))
 			}
 		}
 	},

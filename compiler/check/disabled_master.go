@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // PolicyOnDisabled finds runtime policy for masters the board disables.
@@ -17,7 +18,7 @@ var PolicyOnDisabled = &Check{
 			"changes anything, so the whole tuning fails at every boot. It is an error, not a warning, " +
 			"for that reason. Enable the master or drop the policy."},
 	Run: func(p *Pass) {
-		for _, pin := range p.Board.Policy.IRQs {
+		for pi, pin := range p.Board.Policy.IRQs {
 			if len(pin.Owners) == 0 {
 				continue // BC0502 reports it
 			}
@@ -38,7 +39,7 @@ var PolicyOnDisabled = &Check{
 			if len(keys) > 1 {
 				what = "masters " + strings.Join(keys, ", ")
 			}
-			p.Report(pin.Ref, pin.Pos,
+			p.Report(ir.IRQPinRef(pi), pin.Pos,
 				fmt.Sprintf("IRQ %s is declared only by disabled %s: it is never requested, and tune.sh exits 4 (no IRQ of that name)", pin.IRQ, what),
 				notes...)
 		}
@@ -50,7 +51,7 @@ var PolicyOnDisabled = &Check{
 			if len(np.RPS) > 0 || len(np.XPS) > 0 || np.RPSFlowCount >= 0 {
 				msg += fmt.Sprintf(", and tune.sh exits 5 (no /sys/class/net/%s/queues)", np.IfName)
 			}
-			p.Report(np.Ref, np.Pos, msg, Note(np.Master.Pos, "master %s is disabled", np.Master.Key))
+			p.Report(np.Ref(), np.Pos, msg, Note(np.Master.Pos, "master %s is disabled", np.Master.Key))
 		}
 	},
 }

@@ -27,7 +27,7 @@ var DMARangesCells = &Check{
 					if fits(f.v, f.cells) {
 						continue
 					}
-					p.Report(b.Ref, r.Pos,
+					p.Report(b.Ref(), r.Pos,
 						fmt.Sprintf("dma-ranges %s 0x%x of bus %s does not fit in %d cells", f.what, f.v, b.Key, f.cells),
 						Note(b.CellsPos, "cell counts of bus %s", b.Key))
 				}

@@ -21,7 +21,7 @@ var DMARangesOverlap = &Check{
 			for i := range rs {
 				for j := i + 1; j < len(rs); j++ {
 					if overlaps(rs[i].Child, rs[i].Size, rs[j].Child, rs[j].Size) {
-						p.Report(b.Ref, rs[j].Pos,
+						p.Report(b.Ref(), rs[j].Pos,
 							fmt.Sprintf("dma-ranges windows of bus %s overlap at child address 0x%x", b.Key, max(rs[i].Child, rs[j].Child)),
 							Note(rs[i].Pos, "the other window"))
 					}
@@ -33,7 +33,7 @@ var DMARangesOverlap = &Check{
 					break
 				}
 				if end := r.Parent + r.Size; end < r.Parent || end-1 > limit {
-					p.Report(b.Ref, r.Pos,
+					p.Report(b.Ref(), r.Pos,
 						fmt.Sprintf("dma-ranges window of bus %s ends past the parent's address space (last address 0x%x)", b.Key, limit))
 				}
 			}

@@ -28,7 +28,7 @@ var DMABelowRAM = &Check{
 			if m.DMABits >= need || m.IOMMU != "" {
 				continue
 			}
-			p.Report(m.Ref, m.DMABitsPos,
+			p.Report(m.Ref(), m.DMABitsPos,
 				fmt.Sprintf("master %s drives %d DMA address bits, but RAM reaches 0x%x (%d bits)", m.Key, m.DMABits, top-1, need),
 				Note(region.Pos, "highest RAM region"),
 				Note(ir.Pos{}, "buffers above the mask go through swiotlb bounce buffers (64 MiB default pool, 256 KiB largest mapping)"))
@@ -60,7 +60,7 @@ var DMAAboveBus = &Check{
 				if b.AddressBits == 0 || m.WidestBits() <= b.AddressBits {
 					continue
 				}
-				p.Report(m.Ref, widestPos(m),
+				p.Report(m.Ref(), widestPos(m),
 					fmt.Sprintf("master %s drives %d DMA address bits, but bus %s carries %d", m.Key, m.WidestBits(), b.Key, b.AddressBits),
 					Note(b.AddressBitsPos, "bus %s address width", b.Key))
 				break
@@ -97,7 +97,7 @@ func driverAboveBus(p *Pass, m *ir.Master) {
 	} else {
 		notes = append(notes, Note(ir.Pos{}, "no dma-ranges on the master's path: the kernel sets no bus_dma_limit (of_dma_configure_id(), drivers/of/device.c)"))
 	}
-	p.Report(m.Ref, widestPos(m),
+	p.Report(m.Ref(), widestPos(m),
 		fmt.Sprintf("the driver of master %s sets %d-bit DMA masks, but bus %s carries %d and no dma-ranges keeps the kernel within it",
 			m.Key, m.WidestBits(), b.Key, bits),
 		notes...)

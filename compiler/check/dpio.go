@@ -39,14 +39,14 @@ var DPIOCount = &Check{
 		cpus, ids := map[int]ir.Pos{}, map[int]ir.Pos{}
 		for _, io := range d.DPIOs {
 			if prev, ok := cpus[io.CPU]; ok {
-				p.Report(io.Ref, io.Pos, fmt.Sprintf("CPU %d has two DPIOs", io.CPU), Note(prev, "the other DPIO"))
+				p.Report(io.Ref(), io.Pos, fmt.Sprintf("CPU %d has two DPIOs", io.CPU), Note(prev, "the other DPIO"))
 			}
 			if prev, ok := ids[io.ID]; ok {
-				p.Report(io.Ref, io.Pos, fmt.Sprintf("DPIO %d is declared twice", io.ID), Note(prev, "the other declaration"))
+				p.Report(io.Ref(), io.Pos, fmt.Sprintf("DPIO %d is declared twice", io.ID), Note(prev, "the other declaration"))
 			}
 			cpus[io.CPU], ids[io.ID] = io.Pos, io.Pos
 			if dest := d.StashDest(io.CPU); dest > 255 {
-				p.Report(io.Ref, io.Pos, fmt.Sprintf("DPIO %d stashes to destination %d, which does not fit dpio_set_stashing_destination()'s u8", io.ID, dest),
+				p.Report(io.Ref(), io.Pos, fmt.Sprintf("DPIO %d stashes to destination %d, which does not fit dpio_set_stashing_destination()'s u8", io.ID, dest),
 					Note(d.StashPos, "stash destination: clusterBase + cpu / clusterSize"))
 			}
 		}

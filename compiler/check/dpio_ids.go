@@ -30,7 +30,7 @@ var DPIOIDs = &Check{
 				if io.ID-1 > next {
 					missing = fmt.Sprintf("ids %d-%d are", next, io.ID-1)
 				}
-				p.Report(io.Ref, io.Pos,
+				p.Report(io.Ref(), io.Pos,
 					fmt.Sprintf("DPIO id %d leaves a gap: %s not declared, and DPIO ids must run from 0 without one", io.ID, missing),
 					Note(d.Pos, "the DPIO table: %d DPIOs, so ids 0-%d", len(d.DPIOs), len(d.DPIOs)-1))
 			}

@@ -37,7 +37,7 @@ var DPIOPin = &Check{
 		}
 		probe := Note(ir.Pos{}, "dpaa2_dpio_probe() (drivers/soc/fsl/dpio/dpio-driver.c) assigns CPUs in probe order "+
 			"and sets the affinity hint itself: verify /proc/irq/N/affinity_hint on the target")
-		for _, pin := range p.Board.Policy.IRQs {
+		for pi, pin := range p.Board.Policy.IRQs {
 			m := dpioIRQ.FindStringSubmatch(pin.IRQ)
 			if m == nil {
 				continue
@@ -48,14 +48,14 @@ var DPIOPin = &Check{
 			}
 			io, ok := byID[id]
 			if !ok {
-				p.Report(pin.Ref, pin.Pos, fmt.Sprintf("IRQ %s is pinned, but the DPIO table has no DPIO %d", pin.IRQ, id),
+				p.Report(ir.IRQPinRef(pi), pin.Pos, fmt.Sprintf("IRQ %s is pinned, but the DPIO table has no DPIO %d", pin.IRQ, id),
 					Note(d.Pos, "the DPIO table"), probe)
 				continue
 			}
 			if slices.Equal(ir.SortedCPUs(pin.CPUs), []int{io.CPU}) {
 				continue
 			}
-			p.Report(pin.Ref, pin.Pos,
+			p.Report(ir.IRQPinRef(pi), pin.Pos,
 				fmt.Sprintf("IRQ %s is pinned to %s, but the DPIO table gives DPIO %d to CPU %d", pin.IRQ, ir.CPUText(pin.CPUs), id, io.CPU),
 				Note(io.Pos, "DPIO %d serves CPU %d", id, io.CPU), probe)
 		}

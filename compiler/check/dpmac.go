@@ -29,7 +29,7 @@ var DPMACLink = &Check{
 			}
 			for _, d := range m.NetDevs {
 				if d.DPMAC != 0 {
-					p.Report(m.Ref, d.DPMACPos,
+					p.Report(m.Ref(), d.DPMACPos,
 						fmt.Sprintf("interface %s of master %s names dpmac %d, but only an interface of the fsl-mc bus (compatible %s) is a DPNI", d.Name, m.Key, d.DPMAC, ir.MCCompatible))
 				}
 			}

@@ -29,7 +29,7 @@ var DPNIID = &Check{
 				stated := d.HasDPNI && d.DPNIPos.IsValid()
 				switch {
 				case !mc && stated:
-					p.Report(m.Ref, d.DPNIPos,
+					p.Report(m.Ref(), d.DPNIPos,
 						fmt.Sprintf("interface %s of master %s names dpni %d, but only an interface of the fsl-mc bus (compatible %s) is a DPNI", d.Name, m.Key, d.DPNI, ir.MCCompatible))
 				case !mc || d.ByName || soc.DPAA2 == nil:
 				default:
@@ -50,15 +50,15 @@ func dpniIDOf(p *Pass, m *ir.Master, d ir.NetDev) {
 	stated := d.HasDPNI && d.DPNIPos.IsValid()
 	switch {
 	case i >= count && stated:
-		p.Report(m.Ref, d.DPNIPos,
+		p.Report(m.Ref(), d.DPNIPos,
 			fmt.Sprintf("interface %s names dpni %d, but it would be DPNI %d and dpni is %d: the data-path layout has no DPNI for it", d.Name, d.DPNI, i, count),
 			countNote)
 	case i >= count && d.DPMAC == 0:
-		p.Report(m.Ref, d.Pos,
+		p.Report(m.Ref(), d.Pos,
 			fmt.Sprintf("interface %s would be DPNI %d, but dpni is %d: the data-path layout has no DPNI for it, so tune.sh has no object to find it by", d.Name, i, count),
 			countNote)
 	case stated && d.DPNI != i:
-		p.Report(m.Ref, d.DPNIPos,
+		p.Report(m.Ref(), d.DPNIPos,
 			fmt.Sprintf("interface %s names dpni %d, but the data-path layout makes it DPNI %d, the fsl-mc master's interfaces being DPNIs in name order", d.Name, d.DPNI, i),
 			Note(d.Pos, "write dpni: %d, or leave dpni out: it is then taken from the layout", i))
 	}

@@ -17,19 +17,20 @@ var IRQPinConflict = &Check{
 			"of the pin before it is reported, with a note at that pin. Pin each IRQ once, to the union " +
 			"of the CPUs if that is what is meant."},
 	Run: func(p *Pass) {
-		last := map[string]*ir.IRQPin{}
+		last := map[string]int{}
 		pins := p.Board.Policy.IRQs
 		for i := range pins {
 			pin := &pins[i]
-			prev, ok := last[pin.IRQ]
-			last[pin.IRQ] = pin
+			j, ok := last[pin.IRQ]
+			last[pin.IRQ] = i
+			prev, prevRef := &pins[j], ir.IRQPinRef(j)
 			if !ok || slices.Equal(ir.SortedCPUs(prev.CPUs), ir.SortedCPUs(pin.CPUs)) {
 				continue
 			}
-			p.Report(pin.Ref, pin.Pos,
+			p.Report(ir.IRQPinRef(i), pin.Pos,
 				fmt.Sprintf("IRQ %s is pinned to %s here and to %s by %s: only the last pin of an IRQ holds once tune.sh has applied them, and tune.sh --verify reports the others drifted after every apply",
-					pin.IRQ, ir.CPUText(pin.CPUs), ir.CPUText(prev.CPUs), prev.Ref),
-				Note(prev.Pos, "%s pins IRQ %s to %s", prev.Ref, prev.IRQ, ir.CPUText(prev.CPUs)))
+					pin.IRQ, ir.CPUText(pin.CPUs), ir.CPUText(prev.CPUs), prevRef),
+				Note(prev.Pos, "%s pins IRQ %s to %s", prevRef, prev.IRQ, ir.CPUText(prev.CPUs)))
 		}
 	},
 }

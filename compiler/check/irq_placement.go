@@ -26,7 +26,7 @@ var IRQOneTarget = &Check{
 		if d == nil || !d.One {
 			return
 		}
-		for _, pin := range p.Board.Policy.IRQs {
+		for pi, pin := range p.Board.Policy.IRQs {
 			if pin.Placed() || pin.Count == 0 || len(pin.CPUs) <= pin.Count {
 				continue
 			}
@@ -37,7 +37,7 @@ var IRQOneTarget = &Check{
 				what = fmt.Sprintf("the %d IRQs named %s are pinned to %s", pin.Count, pin.IRQ, ir.CPUText(pin.CPUs))
 				them = "them"
 			}
-			p.Report(pin.Ref, pin.Pos,
+			p.Report(ir.IRQPinRef(pi), pin.Pos,
 				fmt.Sprintf("%s, and the interrupt controller delivers each IRQ to one CPU: tune.sh places %s on %s, and %s never %s %s; pin one CPU per IRQ",
 					what, them, ir.CPUText(used), ir.CPUText(idle), takes(len(idle)), them),
 				Note(d.Pos, "one target per IRQ: %s", d.Source))
@@ -61,14 +61,14 @@ var IRQKeys = &Check{
 			if aff := m.IRQAffinity; aff != nil {
 				for _, k := range aff.Keys {
 					if !slices.Contains(keys, k) {
-						p.Report(m.Ref.Field("irqAffinity"), aff.Pos,
+						p.Report(m.Ref().Field("irqAffinity"), aff.Pos,
 							fmt.Sprintf("irqAffinity.driver names %q, which is not an IRQ of master %s (irqs: %s)", k, m.Key, listOrNone(keys)))
 					}
 				}
 			}
 			for _, k := range m.IRQCountKeys {
 				if !slices.Contains(keys, k) {
-					p.Report(m.Ref.Field("irqCount"), m.IRQCountPos,
+					p.Report(m.Ref().Field("irqCount"), m.IRQCountPos,
 						fmt.Sprintf("irqCount names %q, which is not an IRQ of master %s (irqs: %s)", k, m.Key, listOrNone(keys)))
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // IRQOnIsolated finds IRQs pinned to an isolated CPU.
@@ -14,10 +15,10 @@ var IRQOnIsolated = &Check{
 			"and steering for latency-critical work; pinning an IRQ there defeats the isolation."},
 	Run: func(p *Pass) {
 		pol := &p.Board.Policy
-		for _, pin := range pol.IRQs {
+		for pi, pin := range pol.IRQs {
 			for _, c := range pin.CPUs {
 				if slices.Contains(pol.IsolatedCPUs, c) {
-					p.Report(pin.Ref, pin.Pos, fmt.Sprintf("IRQ %s is pinned to isolated CPU %d", pin.IRQ, c),
+					p.Report(ir.IRQPinRef(pi), pin.Pos, fmt.Sprintf("IRQ %s is pinned to isolated CPU %d", pin.IRQ, c),
 						Note(pol.IsolatedPos, "isolated CPUs"))
 				}
 			}
@@ -36,8 +37,8 @@ var IrqbalanceMoves = &Check{
 		if pol.IrqbalanceBan {
 			return
 		}
-		for _, pin := range pol.IRQs {
-			p.Report(pin.Ref, pin.Pos, fmt.Sprintf("irqbalance would move pinned IRQ %s: irqbalanceBan is false", pin.IRQ))
+		for pi, pin := range pol.IRQs {
+			p.Report(ir.IRQPinRef(pi), pin.Pos, fmt.Sprintf("irqbalance would move pinned IRQ %s: irqbalanceBan is false", pin.IRQ))
 		}
 	},
 }
@@ -56,7 +57,7 @@ var RPSRedundant = &Check{
 			}
 			nd := np.Dev
 			if nd != nil && nd.RSS && nd.RxQueues >= n {
-				p.Report(np.Ref, np.Pos,
+				p.Report(np.Ref(), np.Pos,
 					fmt.Sprintf("RPS on %s is redundant: %d hardware RSS queues already cover the %d CPUs", np.IfName, nd.RxQueues, n),
 					Note(nd.Pos, "interface %s", np.IfName))
 			}

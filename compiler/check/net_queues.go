@@ -22,12 +22,12 @@ var QueueRange = &Check{
 				continue // BC0502 reports it
 			}
 			if len(np.RPS) > nd.RxQueues {
-				p.Report(np.Ref, np.Pos,
+				p.Report(np.Ref(), np.Pos,
 					fmt.Sprintf("rps of %s names %d receive queues, but it has %d", np.IfName, len(np.RPS), nd.RxQueues),
 					Note(nd.Pos, "interface %s", np.IfName))
 			}
 			if len(np.XPS) > nd.TxQueues {
-				p.Report(np.Ref, np.Pos,
+				p.Report(np.Ref(), np.Pos,
 					fmt.Sprintf("xps of %s names %d transmit queues, but it has %d", np.IfName, len(np.XPS), nd.TxQueues),
 					Note(nd.Pos, "interface %s", np.IfName))
 			}
@@ -45,7 +45,7 @@ var FlowTableRounding = &Check{
 	Run: func(p *Pass) {
 		for _, np := range p.Board.Policy.Net {
 			if c := np.RPSFlowCount; c > 0 && !pow2(uint64(c)) {
-				p.Report(np.Ref, np.Pos,
+				p.Report(np.Ref(), np.Pos,
 					fmt.Sprintf("rpsFlowCount %d of %s is not a power of two; the kernel uses %d", c, np.IfName, ir.FlowTableSize(uint64(c))))
 			}
 		}
@@ -56,7 +56,7 @@ var FlowTableRounding = &Check{
 			// Above the bound (1<<29) the kernel rejects the size
 			// (BC0411), it rounds nothing.
 			if v, err := strconv.ParseUint(s.Value, 10, 64); err == nil && v > 0 && v <= uint64(sysctlBounds[s.Key].Max) && !pow2(v) {
-				p.Report(s.Ref, s.Pos,
+				p.Report(s.Ref(), s.Pos,
 					fmt.Sprintf("%s = %d is not a power of two; the kernel uses %d", s.Key, v, ir.FlowTableSize(v)),
 					Note(ir.Pos{}, "net/core/sysctl_net_core.c: rps_sock_flow_sysctl() rounds up"))
 			}

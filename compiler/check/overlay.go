@@ -20,7 +20,7 @@ var OverlayCannotDelete = &Check{
 			".dts instead."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.OverlayDeletes() {
-			p.Report(m.Ref, m.Coherency.Pos,
+			p.Report(m.Ref(), m.Coherency.Pos,
 				fmt.Sprintf("no overlay for board %s: master %s's opt-out deletes dma-coherent, which an overlay cannot", p.Board.Name, m.Key),
 				Note(ir.Pos{}, "include %s.dtsi at the end of the board's .dts: it deletes the property (of_dma_is_coherent() answers on dma-coherent first)", p.Board.Name))
 		}

@@ -23,7 +23,7 @@ var RootBus = &Check{
 			if b.Node.Path != "/" {
 				continue
 			}
-			on := b.Ref
+			on := b.Ref()
 			if b.Parent != nil {
 				p.Report(on, b.ParentPos, fmt.Sprintf("bus %s is the root node and cannot have a parent bus (%s)", b.Key, b.Parent.Key))
 			}

@@ -22,7 +22,7 @@ var RPSUseless = &Check{
 		for _, np := range p.Board.Policy.Net {
 			if n == 1 {
 				if len(np.RPS) > 0 || np.RPSFlowCount >= 0 {
-					p.Report(np.Ref, np.Pos, fmt.Sprintf("RPS/RFS on %s on an SoC with one CPU: no other CPU to steer to, every packet goes through the backlog for nothing", np.IfName))
+					p.Report(np.Ref(), np.Pos, fmt.Sprintf("RPS/RFS on %s on an SoC with one CPU: no other CPU to steer to, every packet goes through the backlog for nothing", np.IfName))
 				}
 				continue
 			}
@@ -39,7 +39,7 @@ var RPSUseless = &Check{
 			}
 			irqCPUs = ir.SortedCPUs(irqCPUs)
 			if len(irqCPUs) == 1 && slices.Equal(ir.SortedCPUs(np.RPS[0]), irqCPUs) {
-				p.Report(np.Ref, np.Pos,
+				p.Report(np.Ref(), np.Pos,
 					fmt.Sprintf("RPS of %s rx-0 steers to %s only, where its IRQ is pinned: the packets are processed there anyway, and go through the backlog for nothing", np.IfName, ir.CPUText(irqCPUs)),
 					Note(at, "the IRQ of %s is pinned to %s", np.IfName, ir.CPUText(irqCPUs)))
 			}

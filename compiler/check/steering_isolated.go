@@ -32,14 +32,14 @@ var SteeringOnIsolated = &Check{
 		for _, np := range pol.Net {
 			for i, q := range np.RPS {
 				if bad := isolated(q); len(bad) > 0 {
-					p.Report(np.Ref, np.Pos,
+					p.Report(np.Ref(), np.Pos,
 						fmt.Sprintf("rps of %s rx-%d steers receive processing to isolated %s", np.IfName, i, ir.CPUText(bad)),
 						Note(pol.IsolatedPos, "isolated CPUs"))
 				}
 			}
 			for i, q := range np.XPS {
 				if bad := isolated(q); len(bad) > 0 {
-					p.Report(np.Ref, np.Pos,
+					p.Report(np.Ref(), np.Pos,
 						fmt.Sprintf("xps of %s tx-%d sends from isolated %s", np.IfName, i, ir.CPUText(bad)),
 						Note(pol.IsolatedPos, "isolated CPUs"))
 				}

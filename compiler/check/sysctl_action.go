@@ -47,7 +47,7 @@ var SysctlAction = &Check{
 			if !ok {
 				continue
 			}
-			p.Report(s.Ref, s.Pos,
+			p.Report(s.Ref(), s.Pos,
 				fmt.Sprintf("%s is an action, not a setting: writing it %s, which the sysctl.d file would do at every boot, and tune.sh cannot read it back", s.Key, a.Does),
 				Note(ir.Pos{}, "%s", a.Source))
 		}

@@ -45,7 +45,7 @@ var SysctlRange = &Check{
 				if len(vals) > 1 {
 					what += ": " + fields[i]
 				}
-				p.Report(s.Ref, s.Pos, what+" does not fit an unsigned long; the kernel rejects it (EINVAL)",
+				p.Report(s.Ref(), s.Pos, what+" does not fit an unsigned long; the kernel rejects it (EINVAL)",
 					Note(ir.Pos{}, "%s", srcULong))
 			}
 		}
@@ -56,19 +56,19 @@ func checkKnownSysctl(p *Pass, s ir.Sysctl, b sysctlBound) {
 	v, ok := kernelInt(strings.TrimSpace(s.Value))
 	switch {
 	case !ok:
-		p.Report(s.Ref, s.Pos,
+		p.Report(s.Ref(), s.Pos,
 			fmt.Sprintf("%s = %q is not an integer; the kernel rejects it (EINVAL)", s.Key, s.Value),
 			Note(ir.Pos{}, "%s", srcInteger))
 	case v.Cmp(big.NewInt(intMin)) < 0 || v.Cmp(big.NewInt(intMax)) > 0:
-		p.Report(s.Ref, s.Pos,
+		p.Report(s.Ref(), s.Pos,
 			fmt.Sprintf("%s = %s does not fit an int; the kernel rejects it (EINVAL)", s.Key, s.Value),
 			Note(ir.Pos{}, "%s", srcIntOverflow))
 	case v.Cmp(big.NewInt(b.Min)) < 0:
-		p.Report(s.Ref, s.Pos,
+		p.Report(s.Ref(), s.Pos,
 			fmt.Sprintf("%s = %s is below %d, the least the kernel takes; it rejects it (EINVAL)", s.Key, s.Value, b.Min),
 			Note(ir.Pos{}, "%s", b.Source))
 	case v.Cmp(big.NewInt(b.Max)) > 0:
-		p.Report(s.Ref, s.Pos,
+		p.Report(s.Ref(), s.Pos,
 			fmt.Sprintf("%s = %s is above %d, the most the kernel takes; it rejects it (EINVAL)", s.Key, s.Value, b.Max),
 			Note(ir.Pos{}, "%s", b.Source))
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"boardc.dev/boardc/compiler/basetree"
@@ -12,33 +13,51 @@ import (
 
 // legacy maps the spellings of waiver targets that schema version 1 first
 // documented ("masters.x", "buses.x", "cpus", "dpaa2", "policy.net.eth0")
-// to the element's ref. "policy.irqs" and "policy.sysctls" named a whole
-// list and are not in it: a waiver silences one element.
-func legacy(b *ir.Board) map[string]ir.Ref {
-	m := map[string]ir.Ref{"cpus": ir.RefCPUs, "dpaa2": ir.RefDPAA2}
-	for _, x := range b.SoC.Buses {
-		m["buses."+x.Key] = x.Ref
-	}
-	for _, x := range b.SoC.Masters {
-		m["masters."+x.Key] = x.Ref
-	}
-	for _, n := range b.Policy.Net {
-		m["policy.net."+n.IfName] = n.Ref
+// to the element's ref, among a board's refs (ir.Board.Refs).
+// "policy.irqs" and "policy.sysctls" named a whole list and are not in
+// it: a waiver silences one element.
+func legacy(refs []ir.Ref) map[string]ir.Ref {
+	m := map[string]ir.Ref{}
+	for _, r := range refs {
+		if old, ok := oldSpelling(r); ok {
+			m[old] = r
+		}
 	}
 	return m
+}
+
+// oldSpelling returns the schema version 1 spelling of ref, if it had
+// one: without "soc." and with the key unquoted.
+func oldSpelling(ref ir.Ref) (string, bool) {
+	s := string(ref)
+	if s == string(ir.RefCPUs) || s == string(ir.RefDPAA2) {
+		return strings.TrimPrefix(s, "soc."), true
+	}
+	for _, list := range []string{"soc.buses.", "soc.masters.", "policy.net."} {
+		if key, ok := strings.CutPrefix(s, list); ok {
+			if k, err := strconv.Unquote(key); err == nil {
+				key = k
+			}
+			return strings.TrimPrefix(list, "soc.") + key, true
+		}
+	}
+	return "", false
 }
 
 // resolveWaivers sets each waiver's Target and reports the waivers whose
 // target is spelled the old way (a warning saying what to write) or names
 // no element (an error naming the closest refs).
 func resolveWaivers(b *ir.Board) diag.List {
+	if len(b.Waivers) == 0 {
+		return nil
+	}
 	refs := b.Refs()
 	sort.Slice(refs, func(i, j int) bool { return refs[i] < refs[j] })
 	known := make(map[ir.Ref]bool, len(refs))
 	for _, r := range refs {
 		known[r] = true
 	}
-	old := legacy(b)
+	old := legacy(refs)
 	var out diag.List
 	for i := range b.Waivers {
 		w := &b.Waivers[i]

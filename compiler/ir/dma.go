@@ -5,7 +5,6 @@ import "math/bits"
 // Bus is an interconnect as the device tree describes it.
 type Bus struct {
 	Key  string
-	Ref  Ref
 	Pos  Pos
 	Node Node
 	// Parent is the enclosing bus: nil for a bus directly under the root,
@@ -76,7 +75,6 @@ type DMARange struct {
 // Master is a DMA-capable device.
 type Master struct {
 	Key           string
-	Ref           Ref
 	Pos           Pos
 	Node          Node
 	Compatible    []string
@@ -288,7 +286,6 @@ type NetDev struct {
 // MemRegion is a RAM region.
 type MemRegion struct {
 	Base, Size uint64
-	Ref        Ref
 	Pos        Pos
 }
 

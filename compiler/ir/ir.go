@@ -174,7 +174,6 @@ func (s *SoC) Master(key string) *Master {
 type Cluster struct {
 	Core string
 	CPUs []int
-	Ref  Ref
 	Pos  Pos
 }
 

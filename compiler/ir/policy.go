@@ -31,8 +31,10 @@ func (d *DPAA2) StashDest(cpu int) int {
 type DPIO struct {
 	ID  int
 	CPU int
-	Ref Ref // by declaration order; DPIOs are sorted by ID
-	Pos Pos
+	// Decl is the DPIO's place in the description's list, which its
+	// ref names: DPIOs are sorted by ID.
+	Decl int
+	Pos  Pos
 }
 
 // Policy is the runtime tuning of a board.
@@ -64,7 +66,6 @@ func (b *Board) HousekeepingCPUs() []int {
 type IRQPin struct {
 	IRQ  string
 	CPUs []int
-	Ref  Ref
 	Pos  Pos
 	// Owners are the masters that declare an IRQ of this name, resolved
 	// by lowering; none when the description declares it nowhere.
@@ -96,7 +97,6 @@ func (p *IRQPin) SpreadCPU(k int) int { return p.CPUs[k%len(p.CPUs)] }
 // NetPolicy steers one interface's queues.
 type NetPolicy struct {
 	IfName string
-	Ref    Ref
 	// Master and Dev are the master and the interface of that name,
 	// resolved by lowering; nil when no master declares it.
 	Master *Master
@@ -112,7 +112,6 @@ type NetPolicy struct {
 type Sysctl struct {
 	Key   string
 	Value string
-	Ref   Ref
 	Pos   Pos
 }
 

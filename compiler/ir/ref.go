@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -28,13 +27,22 @@ const (
 	RefIrqbalance   Ref = "policy.irqbalanceBan"
 )
 
-// identRE matches a CUE identifier, which a path may use unquoted.
-var identRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+// isIdent reports whether name is a CUE identifier, [a-zA-Z_][a-zA-Z0-9_]*,
+// which a path may use unquoted.
+func isIdent(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return name != ""
+}
 
 // label spells a field name as a path element: bare when it is an
 // identifier, quoted otherwise ("net.core.netdev_budget", "eth0.100").
 func label(name string) string {
-	if identRE.MatchString(name) {
+	if isIdent(name) {
 		return name
 	}
 	return strconv.Quote(name)
@@ -88,81 +96,28 @@ func SysctlRef(key string) Ref { return Ref("policy.sysctls").Field(key) }
 // WaiverRef returns the ref of the i-th waiver.
 func WaiverRef(i int) Ref { return Ref("waivers").Index(i) }
 
-// Refs returns the ref of every element of b, in description order: the
-// top-level facts, the SoC's clusters, buses, masters and DPAA2 portals,
-// the memory, the policy's pins, interfaces and sysctls, and the waivers.
+// Refs returns the ref of every element of b, in the order All yields
+// them.
 func (b *Board) Refs() []Ref {
-	refs := []Ref{RefBoard, RefModel, RefCompatible, RefSoC, RefRoot, RefCPUs}
-	s := &b.SoC
-	for _, c := range s.Clusters {
-		refs = append(refs, c.Ref)
-	}
-	for _, x := range s.Buses {
-		refs = append(refs, x.Ref)
-	}
-	for _, m := range s.Masters {
-		refs = append(refs, m.Ref)
-	}
-	if s.DPAA2 != nil {
-		refs = append(refs, RefDPAA2)
-		for _, d := range s.DPAA2.DPIOs {
-			refs = append(refs, d.Ref)
-		}
-	}
-	for _, m := range b.Memory {
-		refs = append(refs, m.Ref)
-	}
-	p := &b.Policy
-	for _, x := range p.IRQs {
-		refs = append(refs, x.Ref)
-	}
-	for _, x := range p.Net {
-		refs = append(refs, x.Ref)
-	}
-	for _, x := range p.Sysctls {
-		refs = append(refs, x.Ref)
-	}
-	refs = append(refs, RefIsolatedCPUs, RefIrqbalance)
-	for i := range b.Waivers {
-		refs = append(refs, WaiverRef(i))
-	}
+	var refs []Ref
+	b.walk(func(e Element) bool {
+		refs = append(refs, e.Ref)
+		return true
+	}, true)
 	return refs
 }
 
-// AssignRefs sets the Ref of every element of b from its key or its index
-// in the description. Lowering calls it; a board built by hand in a test
-// calls it once built.
-func (b *Board) AssignRefs() {
-	s := &b.SoC
-	for i := range s.Clusters {
-		s.Clusters[i].Ref = ClusterRef(i)
-	}
-	for _, x := range s.Buses {
-		x.Ref = BusRef(x.Key)
-	}
-	for _, m := range s.Masters {
-		m.Ref = MasterRef(m.Key)
-	}
-	if s.DPAA2 != nil {
-		// DPIOs are sorted by ID; lowering gives each the ref of its
-		// place in the description first.
-		for i := range s.DPAA2.DPIOs {
-			if s.DPAA2.DPIOs[i].Ref == "" {
-				s.DPAA2.DPIOs[i].Ref = DPIORef(i)
-			}
-		}
-	}
-	for i := range b.Memory {
-		b.Memory[i].Ref = MemoryRef(i)
-	}
-	p := &b.Policy
-	for i := range p.IRQs {
-		p.IRQs[i].Ref = IRQPinRef(i)
-	}
-	for i := range p.Net {
-		p.Net[i].Ref = NetRef(p.Net[i].IfName)
-	}
-	for i := range p.Sysctls {
-		p.Sysctls[i].Ref = SysctlRef(p.Sysctls[i].Key)
-	}
-}
+// Ref returns the master's ref, from its key.
+func (m *Master) Ref() Ref { return MasterRef(m.Key) }
+
+// Ref returns the bus's ref, from its key.
+func (x *Bus) Ref() Ref { return BusRef(x.Key) }
+
+// Ref returns the DPIO's ref, from its place in the description.
+func (d *DPIO) Ref() Ref { return DPIORef(d.Decl) }
+
+// Ref returns the steering policy's ref, from its interface.
+func (n *NetPolicy) Ref() Ref { return NetRef(n.IfName) }
+
+// Ref returns the sysctl's ref, from its key.
+func (s *Sysctl) Ref() Ref { return SysctlRef(s.Key) }

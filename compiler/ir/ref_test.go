@@ -1,6 +1,9 @@
 package ir
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestRefSpelling(t *testing.T) {
 	for _, tc := range []struct {
@@ -44,15 +47,16 @@ func TestRefContains(t *testing.T) {
 	}
 }
 
-// TestAssignRefs gives every element the ref of its key or place, and
-// keeps a DPIO's ref of its place in the description across sorting.
-func TestAssignRefs(t *testing.T) {
+// TestRefs gives every element of a board built by hand the ref of its
+// key or place, a DPIO the ref of its place in the description across
+// sorting, in the order All yields them.
+func TestRefs(t *testing.T) {
 	b := &Board{
 		SoC: SoC{
 			Clusters: []Cluster{{}, {}},
 			Buses:    []*Bus{{Key: "soc"}},
 			Masters:  []*Master{{Key: "eth0"}},
-			DPAA2:    &DPAA2{DPIOs: []DPIO{{ID: 0, Ref: DPIORef(1)}, {ID: 1, Ref: DPIORef(0)}}},
+			DPAA2:    &DPAA2{DPIOs: []DPIO{{ID: 0, Decl: 1}, {ID: 1, Decl: 0}}},
 		},
 		Memory: []MemRegion{{}},
 		Policy: Policy{
@@ -60,16 +64,17 @@ func TestAssignRefs(t *testing.T) {
 			Net:     []NetPolicy{{IfName: "eth0"}},
 			Sysctls: []Sysctl{{Key: "vm.swappiness"}},
 		},
+		Waivers: []Waiver{{}},
 	}
-	b.AssignRefs()
-	got := []Ref{b.SoC.Clusters[1].Ref, b.SoC.Buses[0].Ref, b.SoC.Masters[0].Ref, b.SoC.DPAA2.DPIOs[0].Ref,
-		b.SoC.DPAA2.DPIOs[1].Ref, b.Memory[0].Ref, b.Policy.IRQs[1].Ref, b.Policy.Net[0].Ref, b.Policy.Sysctls[0].Ref}
-	want := []Ref{"soc.cpus.clusters[1]", "soc.buses.soc", "soc.masters.eth0", "soc.dpaa2.dpios[1]",
-		"soc.dpaa2.dpios[0]", "memory[0]", "policy.irqs[1]", "policy.net.eth0", `policy.sysctls."vm.swappiness"`}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("element %d: ref %s, want %s", i, got[i], want[i])
-		}
+	want := []Ref{"name", "model", "compatible", "soc", "soc.root", "soc.masters.eth0", "soc.buses.soc",
+		"soc.cpus", "soc.cpus.clusters[0]", "soc.cpus.clusters[1]", "soc.dpaa2", "soc.dpaa2.dpios[1]",
+		"soc.dpaa2.dpios[0]", "memory[0]", "policy.irqs[0]", "policy.irqs[1]", "policy.net.eth0",
+		`policy.sysctls."vm.swappiness"`, "policy.isolatedCPUs", "policy.irqbalanceBan", "waivers[0]"}
+	if got := b.Refs(); !slices.Equal(got, want) {
+		t.Errorf("Refs:\n got %v\nwant %v", got, want)
+	}
+	if r := b.SoC.DPAA2.DPIOs[0].Ref(); r != "soc.dpaa2.dpios[1]" {
+		t.Errorf("DPIO 0 declared second: ref %s", r)
 	}
 }
 
@@ -111,5 +116,16 @@ func TestHighestRAM(t *testing.T) {
 	}
 	if top, r := (&Board{}).HighestRAM(); top != 0 || r != nil {
 		t.Errorf("no memory: HighestRAM = %#x, %v", top, r)
+	}
+}
+
+func TestLabel(t *testing.T) {
+	for name, want := range map[string]string{
+		"eth0": "eth0", "_x": "_x", "A9": "A9", "0a": `"0a"`, "": `""`,
+		"eth0.100": `"eth0.100"`, "lan-1": `"lan-1"`, "#size-cells": `"#size-cells"`, "é": `"é"`,
+	} {
+		if got := label(name); got != want {
+			t.Errorf("label(%q) = %s, want %s", name, got, want)
+		}
 	}
 }

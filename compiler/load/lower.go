@@ -85,7 +85,6 @@ func (lw *lowerer) board(n node) *ir.Board {
 			Reason: w.val("reason").str(), Pos: w.Pos(), OnPos: on.Pos(),
 		})
 	}
-	b.AssignRefs()
 	b.ResolvePolicy()
 	return b
 }
@@ -342,7 +341,7 @@ func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {
 		Pos:              n.Pos(),
 	}
 	for _, e := range n.at("dpios").list() {
-		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.val("id").int(), CPU: e.val("cpu").int(), Ref: ir.DPIORef(len(d.DPIOs)), Pos: e.Pos()})
+		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.val("id").int(), CPU: e.val("cpu").int(), Decl: len(d.DPIOs), Pos: e.Pos()})
 	}
 	sort.SliceStable(d.DPIOs, func(i, j int) bool { return d.DPIOs[i].ID < d.DPIOs[j].ID })
 	return d

@@ -236,7 +236,7 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 		outputs.T("dpaa2_dpio_probe() (drivers/soc/fsl/dpio/dpio-driver.c) gives each"),
 		outputs.T("an online CPU."))
 	for _, io := range l.DPIOs {
-		o := outputs.From(io.Ref, io.Pos).Named(fmt.Sprintf("dpio@%d", io.ID))
+		o := outputs.From(io.Ref(), io.Pos).Named(fmt.Sprintf("dpio@%d", io.ID))
 		w.P(o, "\t\tdpio@", io.ID, " {\t", outputs.N("CPU ", io.CPU, ", ", io.Pos))
 		w.P(o, "\t\t\tcompatible = \"fsl,dpio\";")
 		w.P(o, "\t\t\tchannel_mode = \"DPIO_LOCAL_CHANNEL\";")

@@ -77,31 +77,31 @@ func plan(b *ir.Board) []*dtNode {
 		if !bus.HasDMARanges {
 			continue
 		}
-		n := get(bus.Node, "bus "+bus.Key, bus.Ref)
+		n := get(bus.Node, "bus "+bus.Key, bus.Ref())
 		n.bus = bus
 		n.props = append(n.props, prop{
 			name:   "dma-ranges",
 			text:   rangesProp(bus, &b.SoC, bus.DMARanges),
 			why:    outputs.N(bus.DMARangesPos),
-			origin: outputs.From(bus.Ref),
+			origin: outputs.From(bus.Ref()),
 		})
 	}
 	for _, bus := range ancestorsNeedingRanges(b) {
-		n := get(bus.Node, "bus "+bus.Key, bus.Ref)
+		n := get(bus.Node, "bus "+bus.Key, bus.Ref())
 		n.bus = bus
 		n.props = append(n.props, prop{
 			name:   "dma-ranges",
 			text:   rangesProp(bus, &b.SoC, nil),
 			why:    outputs.N("identity, so that of_dma_get_range() reaches the translation above; ", bus.Pos),
-			origin: outputs.From(bus.Ref),
+			origin: outputs.From(bus.Ref()),
 		})
 	}
 	for _, m := range b.SoC.Masters {
-		p := prop{name: "dma-coherent", origin: outputs.From(m.Ref)}
+		p := prop{name: "dma-coherent", origin: outputs.From(m.Ref())}
 		switch m.Coherence() {
 		case ir.Inherited:
 			p.why = outputs.N("bus ", m.Bus.Key, " is coherent for all masters, ", m.Bus.Coherency.Pos)
-			p.origin = p.origin.And(m.Bus.Ref)
+			p.origin = p.origin.And(m.Bus.Ref())
 		case ir.Verified:
 			p.why = outputs.N("verified, ", m.Coherency.Pos)
 		case ir.OptedOut:
@@ -115,7 +115,7 @@ func plan(b *ir.Board) []*dtNode {
 			p.why = outputs.N("not coherent, ", m.Coherency.Pos)
 		}
 		p.text = p.name + ";"
-		n := get(m.Node, "master "+m.Key, m.Ref)
+		n := get(m.Node, "master "+m.Key, m.Ref())
 		if m.DeletesCoherent() {
 			// Before dma-noncoherent: an upstream dma-coherent would
 			// win over it (of_dma_is_coherent()).
@@ -247,7 +247,7 @@ func header(p *outputs.Printer, b *ir.Board, use string) {
 		case bus.Coherency.Coherent:
 			state = "coherent for verified masters"
 		}
-		c.Line(outputs.From(bus.Ref), "  ", bus.Key, " (", bus.Node.Path, "): ", state, " (", bus.Coherency.Pos, ")")
+		c.Line(outputs.From(bus.Ref()), "  ", bus.Key, " (", bus.Node.Path, "): ", state, " (", bus.Coherency.Pos, ")")
 	}
 	c.End()
 }
@@ -258,7 +258,7 @@ func node(p *outputs.Printer, n *dtNode, overlay bool) {
 	p.Comment("", n.origin, n.title+": "+n.path)
 	p.P(n.origin, n.ref, " {")
 	if bus := n.bus; overlay && bus != nil {
-		o := outputs.From(bus.Ref)
+		o := outputs.From(bus.Ref())
 		why := outputs.N("unchanged, restated for dtc's dma-ranges check, ", bus.CellsPos)
 		p.P(o.Named("#address-cells"), "\t#address-cells = <", bus.AddressCells, ">;", why)
 		p.P(o.Named("#size-cells"), "\t#size-cells = <", bus.SizeCells, ">;", why)

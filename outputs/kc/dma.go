@@ -121,7 +121,7 @@ func (e Caps) source() outputs.Text {
 func (e Caps) origin() outputs.Origin {
 	var o outputs.OriginSet
 	for _, m := range e.Masters {
-		o.AddRef(m.Ref, m.DMABitsPos, m.CoherentBitsPos)
+		o.AddRef(m.Ref(), m.DMABitsPos, m.CoherentBitsPos)
 	}
 	return o.Origin()
 }

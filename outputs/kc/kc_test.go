@@ -362,7 +362,7 @@ func TestSharedCompatibleLinear(t *testing.T) {
 		var ms []*ir.Master
 		for i := range n {
 			m := master(fmt.Sprint("dma", i), 32+8*(i%2), 10*i+10, "vendor,dma")
-			m.Ref = ir.MasterRef(m.Key)
+
 			ms = append(ms, m)
 		}
 		b := board("many", nil, ms...)

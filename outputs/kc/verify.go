@@ -96,13 +96,13 @@ func (g *gen) verify() outputs.File {
 		if !m.Enabled {
 			continue
 		}
-		o := outputs.From(m.Ref, m.DMABitsPos)
+		o := outputs.From(m.Ref(), m.DMABitsPos)
 		title := masterTitle(m)
 		limit, from := m.BusDMALimit()
 		plimit, pfrom := m.EndpointDMALimit()
 		for _, f := range []*ir.Bus{from, pfrom} {
 			if f != nil {
-				o = o.And(f.Ref, f.DMARangesPos)
+				o = o.And(f.Ref(), f.DMARangesPos)
 			}
 		}
 		if from != nil {
@@ -110,7 +110,7 @@ func (g *gen) verify() outputs.File {
 		}
 		dma, cdma, kids := m.DMABits, m.CoherentWidth(), m.DriverSets != nil && m.DriverSets.Children
 		if kids {
-			o = o.And(m.Ref, m.DriverSets.ChildrenPos)
+			o = o.And(m.Ref(), m.DriverSets.ChildrenPos)
 			dma, cdma = m.ChildWidths()
 			title = append(title, fmt.Sprintf("; masks set on the devices below it (%s), narrowed to %d/%d bits by the bus limit when a driver binds them", m.DriverSets.ChildrenPos.Short(), dma, cdma))
 		}

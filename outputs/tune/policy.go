@@ -41,8 +41,8 @@ func policyScript(b *ir.Board) outputs.File {
 // name: one per name an IRQ pin places, printing ban=true.
 func policyArms(p *outputs.Printer, b *ir.Board) {
 	seen := map[string]bool{}
-	for _, pin := range b.Policy.IRQs {
-		o := outputs.From(pin.Ref, pin.Pos)
+	for pi, pin := range b.Policy.IRQs {
+		o := outputs.From(ir.IRQPinRef(pi), pin.Pos)
 		if seen[pin.IRQ] {
 			p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, ", banned above"))
 			continue

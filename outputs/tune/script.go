@@ -65,7 +65,7 @@ func script(b *ir.Board) outputs.File {
 // affinity hint, so an IRQ that follows its hint must read it after.
 func writeActions(p *outputs.Printer, b *ir.Board) {
 	for _, n := range b.Policy.Net {
-		o := outputs.From(n.Ref, n.Pos)
+		o := outputs.From(n.Ref(), n.Pos)
 		dir := "/sys/class/net/" + n.IfName + "/queues/"
 		writeIface(p, o, n)
 		if nd := n.Dev; nd != nil && nd.Channels {
@@ -110,11 +110,11 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 			act(p, o, "net", "mask", path, ir.CPUMask(cpus), n.Pos)
 		}
 	}
-	for _, pin := range b.Policy.IRQs {
-		writePin(p, b, pin)
+	for i, pin := range b.Policy.IRQs {
+		writePin(p, b, ir.IRQPinRef(i), pin)
 	}
 	for _, s := range b.Policy.Sysctls {
-		o := outputs.From(s.Ref, s.Pos)
+		o := outputs.From(s.Ref(), s.Pos)
 		v := SysctlValue(s)
 		text := outputs.T(s.Pos, ": sysctl ", s.Key, " = ", s.Value)
 		if v != s.Value {
@@ -161,15 +161,15 @@ func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
 // "one" where the interrupt controller delivers each IRQ to one CPU (the
 // IRQs of the name take the pin's CPUs one each, in ir.SpreadOrder), and
 // pin_irq with "set" where it is known to deliver to a set, or unknown.
-func writePin(p *outputs.Printer, b *ir.Board, pin ir.IRQPin) {
-	o := outputs.From(pin.Ref, pin.Pos)
+func writePin(p *outputs.Printer, b *ir.Board, ref ir.Ref, pin ir.IRQPin) {
+	o := outputs.From(ref, pin.Pos)
 	order := ir.CPUOrder(pin.CPUs)
 	owners := outputs.Str(ownerKeys(pin))
 	switch {
 	case pin.Placed():
 		d := pin.Driver
 		p.Comment("\t", o, outputs.T(pin.Pos, ": IRQs named ", pin.IRQ, ownerText(pin), " are placed by their driver; the description expects ", spreadText(pin)))
-		p.Comment("\t", outputs.From(pin.Ref, d.Pos), outputs.T(d.Pos, ": ", d.Source))
+		p.Comment("\t", outputs.From(ref, d.Pos), outputs.T(d.Pos, ": ", d.Source))
 		how := "hint"
 		if d.Managed {
 			// The kernel refuses user-space affinity for a managed

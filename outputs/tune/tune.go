@@ -193,7 +193,7 @@ func sysctlConf(b *ir.Board) outputs.File {
 	c.Line("can revert them; install this file where they should be set at every")
 	c.Line("boot without the tuning service.")
 	for _, s := range b.Policy.Sysctls {
-		o := outputs.From(s.Ref, s.Pos)
+		o := outputs.From(s.Ref(), s.Pos)
 		p.P()
 		p.Comment("", o, outputs.T(s.Pos))
 		v := SysctlValue(s)

@@ -1,4 +1,4 @@
-package main
+package explain
 
 import (
 	"strings"
@@ -33,17 +33,17 @@ func (q *query) lineRefs() refSet {
 // addMaster adds m and the runtime policy that names it: the pins of its
 // IRQs and the steering of its interfaces.
 func (q *query) addMaster(b *ir.Board, m *ir.Master) {
-	q.refs.add(m.Ref)
-	for _, p := range b.Policy.IRQs {
+	q.refs.add(m.Ref())
+	for i, p := range b.Policy.IRQs {
 		for _, o := range p.Owners {
 			if o == m {
-				q.refs.add(p.Ref)
+				q.refs.add(ir.IRQPinRef(i))
 			}
 		}
 	}
 	for _, n := range b.Policy.Net {
 		if n.Master == m {
-			q.refs.add(n.Ref)
+			q.refs.add(n.Ref())
 		}
 	}
 }
@@ -78,7 +78,7 @@ func (s refSet) any(rs []ir.Ref) bool {
 
 // resolve works out the elements what names, through the description and
 // the names the outputs record.
-func resolve(b *ir.Board, files []outputs.File, what string) *query {
+func resolve(b *ir.Board, m *outputs.Manifest, what string) *query {
 	q := &query{what: what}
 	// A path (soc.masters.crypto, policy.irqs[0]) is a ref first; a
 	// single word (soc, name) is a key, label or name first.
@@ -88,7 +88,7 @@ func resolve(b *ir.Board, files []outputs.File, what string) *query {
 	if q.byDescription(b, what) || q.byRef(b) {
 		return q
 	}
-	q.byName(files)
+	q.byName(m)
 	return q
 }
 
@@ -145,7 +145,7 @@ func segment(rest string) int {
 
 func masterByRef(b *ir.Board, r ir.Ref) *ir.Master {
 	for _, m := range b.SoC.Masters {
-		if m.Ref == r {
+		if m.Ref() == r {
 			return m
 		}
 	}
@@ -171,12 +171,12 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 	}
 	for _, bus := range b.SoC.Buses {
 		if bus.Key == what || bus.Node.Path == what || (bus.Node.Label != "" && bus.Node.Label == what) {
-			q.refs.add(bus.Ref)
+			q.refs.add(bus.Ref())
 		}
 	}
 	if k, prop, ok := strings.Cut(what, "/"); ok && k != "" {
 		if m := master(k); m != nil {
-			q.refs.add(m.Ref)
+			q.refs.add(m.Ref())
 			q.name = prop
 			return true
 		}
@@ -187,14 +187,14 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 	for _, m := range b.SoC.Masters {
 		for _, irq := range m.IRQs {
 			if irq.Name == what {
-				q.refs.add(m.Ref)
+				q.refs.add(m.Ref())
 			}
 		}
 	}
-	for _, p := range b.Policy.IRQs {
+	for i, p := range b.Policy.IRQs {
 		if p.IRQ == what {
-			q.refs.add(p.Ref)
-			irqLines.add(p.Ref)
+			q.refs.add(ir.IRQPinRef(i))
+			irqLines.add(ir.IRQPinRef(i))
 		}
 	}
 	if len(q.refs) > 0 && len(irqLines) > 0 && master(what) == nil {
@@ -210,19 +210,19 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 	for _, m := range b.SoC.Masters {
 		for _, n := range m.NetDevs {
 			if n.Name == ifname {
-				q.refs.add(m.Ref)
+				q.refs.add(m.Ref())
 			}
 		}
 	}
 	for _, n := range b.Policy.Net {
 		if n.IfName == ifname {
-			q.refs.add(n.Ref)
+			q.refs.add(n.Ref())
 		}
 	}
 	// A sysctl, by key or by its /proc/sys path.
 	for _, s := range b.Policy.Sysctls {
 		if s.Key == what || tune.SysctlPath(s.Key) == what {
-			q.refs.add(s.Ref)
+			q.refs.add(s.Ref())
 		}
 	}
 	if sysPath && len(q.refs) > 0 {
@@ -233,14 +233,21 @@ func (q *query) byDescription(b *ir.Board, what string) bool {
 
 // byName resolves q.what as a name the outputs define or set: a
 // property, a C symbol, a compatible string, a device unit. The elements
-// are those of the lines that do.
-func (q *query) byName(files []outputs.File) {
-	what := q.what
-	for _, f := range files {
-		for _, a := range f.Annotations {
-			if hasName(a.Origin, what) {
-				q.name = what
-				for _, r := range a.Refs {
+// are those of the lines that do, as the manifest records them.
+func (q *query) byName(m *outputs.Manifest) {
+	if m == nil {
+		return
+	}
+	for _, f := range m.Files {
+		at, ok := named(f, q.what)
+		if !ok {
+			continue
+		}
+		q.name = q.what
+		for _, l := range f.Lines {
+			refs, lines := origin(l)
+			if at.anyOf(lines) {
+				for _, r := range refs {
 					q.refs.add(r)
 				}
 			}
@@ -248,37 +255,17 @@ func (q *query) byName(files []outputs.File) {
 	}
 }
 
-func hasName(o outputs.Origin, name string) bool {
-	for _, n := range o.Names {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // withBuses returns refs with the buses, and their parents, of every
 // master among them: a master's coherency is its bus's.
 func withBuses(b *ir.Board, refs refSet) refSet {
 	out := append(refSet{}, refs...)
 	for _, m := range b.SoC.Masters {
-		if !refs.has(m.Ref) {
+		if !refs.has(m.Ref()) {
 			continue
 		}
-		out.add(m.Bus.Ref)
+		out.add(m.Bus.Ref())
 		for _, a := range m.Bus.Ancestors() {
-			out.add(a.Ref)
-		}
-	}
-	return out
-}
-
-// selectFacts returns the facts about the elements of refs.
-func selectFacts(facts []fact, refs refSet) []fact {
-	var out []fact
-	for _, f := range facts {
-		if refs.has(f.ref) {
-			out = append(out, f)
+			out.add(a.Ref())
 		}
 	}
 	return out
