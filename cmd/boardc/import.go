@@ -13,6 +13,7 @@ import (
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/draft"
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/outset"
 )
 
 // moduleRE finds the module path in a cue.mod/module.cue.
@@ -115,7 +116,7 @@ cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
 			}
 			for i, f := range files {
 				path := filepath.Join(outDir, filepath.FromSlash(f.Path))
-				if err := writeAtomic(path, out[i]); err != nil {
+				if err := outset.WriteFile(path, out[i]); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/outset"
 )
 
 func newMigrate() *cobra.Command {
@@ -62,7 +63,7 @@ writes nothing. Run boardc vet afterwards.
 						fmt.Fprintln(cmd.OutOrStdout(), ch)
 					}
 					if !dryRun {
-						if err := writeAtomic(file, ms[file].Data); err != nil {
+						if err := outset.WriteFile(file, ms[file].Data); err != nil {
 							return err
 						}
 					}
