@@ -63,7 +63,7 @@ func compileArgs(cmd *cobra.Command, args []string, f *diagFlags) ([]*boardc.Res
 // compileBoards is compileArgs that also returns the expanded BOARD
 // arguments, one per result.
 func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, []*boardc.Result, error) {
-	paths, err := expandBoards(args)
+	paths, err := boardc.Expand(args)
 	if err != nil {
 		return nil, nil, usageError(cmd, err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/internal/outset"
 )
@@ -35,7 +36,7 @@ writes nothing. Run boardc vet afterwards.
   boardc migrate --dry-run ./boards/...`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dirs, err := expandBoards(args)
+			dirs, err := boardc.Expand(args)
 			if err != nil {
 				return usageError(cmd, err)
 			}
