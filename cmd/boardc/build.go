@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc"
+	"boardc.dev/boardc/internal/outset"
 	"boardc.dev/boardc/outputs"
 )
 
@@ -88,19 +89,19 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			}
 			// One lock over the sets and the depfile: concurrent builds
 			// into outDir take turns.
-			unlock, err := lockOut(outDir)
+			out, err := outset.Lock(outDir)
 			if err != nil {
 				return ioError(cmd, err)
 			}
-			defer unlock()
-			if err := writeOutputs(cmd, outDir, results, f.verbose); err != nil {
+			defer out.Unlock()
+			if err := writeOutputs(cmd, out, outDir, results, f.verbose); err != nil {
 				return ioError(cmd, err)
 			}
-			if err := writeReports(); err != nil {
+			if err := writeReports(out); err != nil {
 				return ioError(cmd, err)
 			}
 			if depFile != "" {
-				wrote, err := writeIfChanged(depFile, depfile(outDir, depTargets, results))
+				wrote, err := outset.WriteIfChanged(depFile, depfile(outDir, depTargets, results))
 				if err != nil {
 					return ioError(cmd, err)
 				}
@@ -186,12 +187,11 @@ func boardDir(path string) string {
 	return abs
 }
 
-// writeOutputs writes the set of each result to outDir/<board>/ (see
-// write.go), listing what changed when verbose. The caller holds outDir's
-// lock (lockOut).
-func writeOutputs(cmd *cobra.Command, outDir string, results []*boardc.Result, verbose bool) error {
+// writeOutputs writes the set of each result to outDir/<board>/ through
+// out, outDir held under its lock, listing what changed when verbose.
+func writeOutputs(cmd *cobra.Command, out *outset.Out, outDir string, results []*boardc.Result, verbose bool) error {
 	for _, r := range results {
-		ch, err := writeSet(outDir, r.Board.Name, r.Files)
+		ch, err := out.Write(r.Board.Name, r.Files)
 		if err != nil {
 			return err
 		}

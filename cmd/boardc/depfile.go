@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"boardc.dev/boardc"
-	"boardc.dev/boardc/compiler/ir"
 )
 
 // depfile returns a Make dependency file for the results: one rule whose
@@ -42,7 +41,7 @@ func depfile(outDir string, targets []string, results []*boardc.Result) []byte {
 			add(s.Path)
 			add(filepath.Dir(s.Path))
 		}
-		if m := moduleFile(r.Board.Sources); m != "" {
+		if m := boardc.ModuleFile(r.Board.Sources); m != "" {
 			add(m)
 		}
 	}
@@ -70,24 +69,6 @@ func depfile(outDir string, targets []string, results []*boardc.Result) []byte {
 		b.WriteString(":\n")
 	}
 	return b.Bytes()
-}
-
-// moduleFile returns the cue.mod/module.cue of the CUE module holding the
-// first source file, or "" when there is none: the module path and
-// language version it declares change how the description loads.
-func moduleFile(sources []ir.Source) string {
-	if len(sources) == 0 {
-		return ""
-	}
-	for d := filepath.Dir(sources[0].Path); ; d = filepath.Dir(d) {
-		m := filepath.Join(d, "cue.mod", "module.cue")
-		if _, err := os.Stat(m); err == nil {
-			return m
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
 }
 
 // relToWD returns path relative to wd when it lies below wd, else path.

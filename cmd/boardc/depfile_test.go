@@ -27,29 +27,6 @@ func TestMakeEscape(t *testing.T) {
 	}
 }
 
-// TestExpandBoards checks that only a trailing "/..." expands.
-func TestExpandBoards(t *testing.T) {
-	got, err := expandBoards([]string{"../../boards/espressobin", "../../boards/..."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"../../boards/espressobin", "../../boards/espressobin", "../../boards/ls2088a-rdb", "../../boards/mirabox", "../../boards/qemu-virt"}
-	if len(got) != len(want) {
-		t.Fatalf("expandBoards = %q, want %q", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("expandBoards = %q, want %q", got, want)
-		}
-	}
-	if got, _ := expandBoards([]string{"x..."}); len(got) != 1 || got[0] != "x..." {
-		t.Errorf(`expandBoards("x...") = %q, want it unchanged`, got)
-	}
-	if _, err := expandBoards([]string{"testdata/..."}); err == nil {
-		t.Error("a pattern matching no board is not an error")
-	}
-}
-
 // TestDepfileInputs checks that the depfile names, besides the CUE files,
 // the directory of every package loaded (so that a .cue file added to the
 // board or its SoC counts) and the boardc binary, each with an empty rule.

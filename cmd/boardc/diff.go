@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"boardc.dev/boardc"
+	"boardc.dev/boardc/internal/outset"
 )
 
 func newDiff() *cobra.Command {
@@ -62,7 +63,7 @@ func compileArgs(cmd *cobra.Command, args []string, f *diagFlags) ([]*boardc.Res
 // compileBoards is compileArgs that also returns the expanded BOARD
 // arguments, one per result.
 func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, []*boardc.Result, error) {
-	paths, err := expandBoards(args)
+	paths, err := boardc.Expand(args)
 	if err != nil {
 		return nil, nil, usageError(cmd, err)
 	}
@@ -89,7 +90,7 @@ func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, [
 func reportDrift(cmd *cobra.Command, dir string, results []*boardc.Result) error {
 	// A build writing into dir swaps sets under an exclusive lock: wait
 	// for it rather than read half of a swap.
-	if unlock, err := lockFile(filepath.Join(dir, lockName), false); err == nil {
+	if unlock, err := outset.RLock(dir); err == nil {
 		defer unlock()
 	}
 	n := 0
@@ -118,12 +119,12 @@ func drift(w io.Writer, dir string, r *boardc.Result) (int, error) {
 		gen[name] = f.Data
 		names = append(names, name)
 	}
-	present, err := presentFiles(dir)
+	present, err := outset.Present(dir)
 	if err != nil {
 		return 0, err
 	}
 	for _, p := range present {
-		if _, ok := gen[p]; !ok && !isTempFile(p) {
+		if _, ok := gen[p]; !ok && !outset.IsTemp(p) {
 			names = append(names, p)
 		}
 	}

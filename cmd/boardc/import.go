@@ -2,21 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/draft"
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/outset"
 )
-
-// moduleRE finds the module path in a cue.mod/module.cue.
-var moduleRE = regexp.MustCompile(`(?m)^module:\s*"([^"@]+)(@v\d+)?"`)
 
 func newImport() *cobra.Command {
 	var (
@@ -115,7 +115,7 @@ cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
 			}
 			for i, f := range files {
 				path := filepath.Join(outDir, filepath.FromSlash(f.Path))
-				if err := writeAtomic(path, out[i]); err != nil {
+				if err := outset.WriteFile(path, out[i]); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
@@ -151,16 +151,9 @@ func under(root, file string) (string, bool) {
 // major version, and nil; or, where dir has no cue.mod/module.cue, the
 // project's module path and the file to create.
 func moduleOf(dir string) (string, []byte, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "cue.mod", "module.cue"))
-	if os.IsNotExist(err) {
+	path, err := boardc.ModulePath(dir)
+	if errors.Is(err, fs.ErrNotExist) {
 		return "boardc.dev/boards", []byte("module: \"boardc.dev/boards@v0\"\nlanguage: version: \"v0.17.0\"\n"), nil
 	}
-	if err != nil {
-		return "", nil, err
-	}
-	m := moduleRE.FindSubmatch(b)
-	if m == nil {
-		return "", nil, fmt.Errorf("%s: no module path", filepath.Join(dir, "cue.mod", "module.cue"))
-	}
-	return string(m[1]), nil, nil
+	return path, nil, err
 }

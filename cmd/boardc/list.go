@@ -44,7 +44,7 @@ for a board that does not load.
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			paths, err := findBoards(dir)
+			paths, err := boardc.Discover(dir)
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/outset"
 )
 
 func newMigrate() *cobra.Command {
@@ -34,7 +36,7 @@ writes nothing. Run boardc vet afterwards.
   boardc migrate --dry-run ./boards/...`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dirs, err := expandBoards(args)
+			dirs, err := boardc.Expand(args)
 			if err != nil {
 				return usageError(cmd, err)
 			}
@@ -62,7 +64,7 @@ writes nothing. Run boardc vet afterwards.
 						fmt.Fprintln(cmd.OutOrStdout(), ch)
 					}
 					if !dryRun {
-						if err := writeAtomic(file, ms[file].Data); err != nil {
+						if err := outset.WriteFile(file, ms[file].Data); err != nil {
 							return err
 						}
 					}

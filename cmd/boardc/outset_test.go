@@ -407,67 +407,54 @@ func TestBoardPathNotADirectory(t *testing.T) {
 	}
 }
 
-// TestFallbackSwapRecovery checks the two-rename swap used where
-// RENAME_EXCHANGE is not available, and that the recovery run when the
-// lock is taken undoes a swap cut between its renames: the previous set
-// comes back and the staged one goes.
-func TestFallbackSwapRecovery(t *testing.T) {
+// TestStateOutsideOut checks that a symbolic link at OUT/.boardc (the
+// state directory, whose entries the recovery removes) or a dangling one
+// at OUT/.boardc.lock is an I/O error naming it, and that nothing outside
+// OUT is touched: the files of the first link's target stay, the second
+// link's target is not created.
+func TestStateOutsideOut(t *testing.T) {
 	dir := t.TempDir()
-	a, b := setTree(t, dir)
+	a, _ := setTree(t, dir)
 	out := filepath.Join(dir, "out")
-	cur := filepath.Join(out, "tiny")
-	state := filepath.Join(out, ".boardc")
-	build := func(board string) {
-		t.Helper()
-		var stderr bytes.Buffer
-		if code := runWith([]string{"build", "-q", "-o", out, board}, &bytes.Buffer{}, &stderr); code != exitOK {
-			t.Fatalf("build %s: exit %d\n%s", board, code, stderr.String())
+	victim := filepath.Join(dir, "victim")
+	if err := os.MkdirAll(filepath.Join(victim, "tiny.old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(victim, "precious"), "p\n")
+	writeFile(t, filepath.Join(victim, "tiny.old", "f"), "o\n")
+	before := readTree(t, victim)
+	nowhere := filepath.Join(dir, "nowhere")
+	for _, tc := range []struct{ link, target string }{
+		{filepath.Join(out, ".boardc"), victim},
+		{filepath.Join(out, ".boardc.lock"), nowhere},
+	} {
+		if err := os.RemoveAll(out); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(tc.target, tc.link); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"build", "-q", "-o", out, a}, {"build", "-q", "--depfile", filepath.Join(dir, "x.d"), "-o", out, a}} {
+			var stderr bytes.Buffer
+			code := runWith(args, &bytes.Buffer{}, &stderr)
+			want := "boardc " + args[0] + ": open " + tc.link + ": a symbolic link: boardc does not follow it, so as to touch nothing outside the output directory; remove it\n"
+			if code != exitIO || stderr.String() != want {
+				t.Errorf("boardc %v: exit %d, stderr %q; want exit %d, stderr %q", args, code, stderr.String(), exitIO, want)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(out, "tiny")); !os.IsNotExist(err) {
+			t.Errorf("OUT/tiny was written (%v)", err)
 		}
 	}
-	build(b)
-	setB := readTree(t, cur)
-	build(a)
-	setA := readTree(t, cur)
-
-	// The whole fallback swap: B staged goes in, A comes out at stage.
-	stage := filepath.Join(state, "tiny.new")
-	copyTree(t, cur, filepath.Join(dir, "keepA"))
-	build(b)
-	if err := os.MkdirAll(state, 0o755); err != nil {
-		t.Fatal(err)
+	if d := diffTrees(before, readTree(t, victim)); d != "" {
+		t.Errorf("the files of the OUT/.boardc link's target changed:\n%s", d)
 	}
-	if err := os.Rename(cur, stage); err != nil { // B, as staged
-		t.Fatal(err)
+	if _, err := os.Lstat(nowhere); !os.IsNotExist(err) {
+		t.Errorf("the OUT/.boardc.lock link's target was created (%v)", err)
 	}
-	if err := os.Rename(filepath.Join(dir, "keepA"), cur); err != nil {
-		t.Fatal(err)
-	}
-	if err := fallbackSwap(stage, cur, filepath.Join(state, "tiny.old")); err != nil {
-		t.Fatal(err)
-	}
-	if d := diffTrees(setB, readTree(t, cur)); d != "" {
-		t.Errorf("after the swap %s is not B's set:\n%s", cur, d)
-	}
-	if d := diffTrees(setA, readTree(t, stage)); d != "" {
-		t.Errorf("after the swap %s is not A's set:\n%s", stage, d)
-	}
-
-	// Cut between the renames: OUT/tiny is at tiny.old, B staged.
-	if err := os.Rename(cur, filepath.Join(state, "tiny.old")); err != nil {
-		t.Fatal(err)
-	}
-	unlock, err := lockOut(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unlock()
-	if d := diffTrees(setB, readTree(t, cur)); d != "" {
-		t.Errorf("recovery did not put the previous set back:\n%s", d)
-	}
-	if _, err := os.Stat(state); !os.IsNotExist(err) {
-		t.Errorf("recovery left %s (%v)", state, err)
-	}
-	checkLeftovers(t, out)
 }
 
 // TestDriftReadError checks that diff and build --check exit with exitIO

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boardc.dev/boardc"
 )
 
 // TestParallelBuildMatchesSequential builds every in-tree board in one
@@ -15,7 +17,7 @@ import (
 // board into another, and compares the trees and the diagnostics byte for
 // byte.
 func TestParallelBuildMatchesSequential(t *testing.T) {
-	boards, err := findBoards("../../boards")
+	boards, err := boardc.Discover("../../boards")
 	if err != nil {
 		t.Fatal(err)
 	}

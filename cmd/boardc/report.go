@@ -15,6 +15,7 @@ import (
 
 	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/internal/outset"
 	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/report"
 )
@@ -71,17 +72,17 @@ write as drift.
 			if err != nil {
 				return err
 			}
-			write, err := makeReports(cmd, results, func(board string) string { return filepath.Join(outDir, board) }, f.verbose)
+			write, err := makeReports(cmd, results, outDir, "", f.verbose)
 			if err != nil {
 				return err
 			}
 			// One lock over every board's set, as build takes.
-			unlock, err := lockOut(outDir)
+			out, err := outset.Lock(outDir)
 			if err != nil {
 				return ioError(cmd, err)
 			}
-			defer unlock()
-			if err := write(); err != nil {
+			defer out.Unlock()
+			if err := write(out); err != nil {
 				return ioError(cmd, err)
 			}
 			return nil
@@ -105,17 +106,17 @@ func reportFlag(c *cobra.Command, on *bool) {
 // see it). It makes the reports before build writes anything, so that a
 // failing layout writes nothing, and returns the function that writes
 // them under the lock of outDir (one that does nothing when off).
-func buildReports(cmd *cobra.Command, outDir string, results []*boardc.Result, on, verbose bool) (func() error, error) {
+func buildReports(cmd *cobra.Command, outDir string, results []*boardc.Result, on, verbose bool) (func(*outset.Out) error, error) {
 	if !on {
-		return func() error { return nil }, nil
+		return func(*outset.Out) error { return nil }, nil
 	}
-	return makeReports(cmd, results, func(board string) string { return filepath.Join(outDir, board+".report") }, verbose)
+	return makeReports(cmd, results, outDir, ".report", verbose)
 }
 
 // makeReports makes every board's report and returns the function that
-// writes each to dir(board); its caller holds the lock of the directory
-// above (lockOut).
-func makeReports(cmd *cobra.Command, results []*boardc.Result, dir func(board string) string, verbose bool) (func() error, error) {
+// writes each, through outDir held under its lock, to
+// outDir/<board><suffix>.
+func makeReports(cmd *cobra.Command, results []*boardc.Result, outDir, suffix string, verbose bool) (func(*outset.Out) error, error) {
 	// Each layout is a process of its own: up to GOMAXPROCS at once.
 	files := make([][]outputs.File, len(results))
 	errs := make([]error, len(results))
@@ -134,15 +135,16 @@ func makeReports(cmd *cobra.Command, results []*boardc.Result, dir func(board st
 			return nil, fmt.Errorf("%s: %w", results[i].Board.Name, err)
 		}
 	}
-	return func() error {
+	return func(out *outset.Out) error {
 		for i, r := range results {
-			written, err := writeFilesLocked(dir(r.Board.Name), files[i])
+			name := r.Board.Name + suffix
+			ch, err := out.Write(name, files[i])
 			if err != nil {
 				return err
 			}
 			if verbose {
-				for _, w := range written {
-					fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", w)
+				for _, p := range ch.Written {
+					fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", filepath.Join(outDir, name, p))
 				}
 			}
 		}

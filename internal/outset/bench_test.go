@@ -1,4 +1,4 @@
-package main
+package outset_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardc.dev/boardc/internal/intree"
+	"boardc.dev/boardc/internal/outset"
 	"boardc.dev/boardc/internal/synth"
 	"boardc.dev/boardc/outputs"
 )
@@ -20,7 +21,7 @@ import (
 //	Changed    over the same files but one, which differs each time: as a
 //	           rebuild after an edit (the set is staged and swapped in)
 //
-//	go test -bench Write -run '^$' ./cmd/boardc/
+//	go test -bench Write -run '^$' ./internal/outset/
 func BenchmarkWrite(b *testing.B) {
 	b.Setenv("CUE_REGISTRY", "none")
 	dirs := intree.Dirs(b, filepath.Join("..", "..", "boards"))
@@ -82,12 +83,14 @@ func BenchmarkWrite(b *testing.B) {
 }
 
 // writeFiles writes a board's set as a build does: it takes the lock of
-// the directory above dir (and recovers), writes, and lets go.
+// the directory above dir (and recovers), writes, and lets go. It
+// returns the paths written.
 func writeFiles(dir string, files []outputs.File) ([]string, error) {
-	unlock, err := lockOut(filepath.Dir(dir))
+	out, err := outset.Lock(filepath.Dir(dir))
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	return writeFilesLocked(dir, files)
+	defer out.Unlock()
+	ch, err := out.Write(filepath.Base(dir), files)
+	return ch.Written, err
 }

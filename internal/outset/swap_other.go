@@ -1,11 +1,11 @@
 //go:build !linux
 
-package main
+package outset
 
 import "os"
 
 // swapIn puts the staged set at cur: a rename without a current set,
-// else the two-rename fallback, through old, that recoverOut completes
+// else the two-rename fallback, through old, that recover completes
 // after a kill.
 func swapIn(stage, cur, old string) error {
 	if _, err := os.Lstat(cur); os.IsNotExist(err) {
