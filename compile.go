@@ -16,15 +16,15 @@ import (
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/outputs"
+	"boardc.dev/boardc/outputs/c"
 	"boardc.dev/boardc/outputs/dpl"
 	"boardc.dev/boardc/outputs/dts"
-	"boardc.dev/boardc/outputs/kc"
 	"boardc.dev/boardc/outputs/tune"
 )
 
 // Emitters returns the emitters every build runs, in order.
 func Emitters() []outputs.Emitter {
-	return []outputs.Emitter{dts.Emitter, dpl.Emitter, kc.Emitter, tune.Emitter}
+	return []outputs.Emitter{dts.Emitter, dpl.Emitter, c.Emitter, tune.Emitter}
 }
 
 // Result is the outcome of compiling one board.

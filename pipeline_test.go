@@ -26,7 +26,7 @@ var stages = map[string]int{
 	"outputs":              5,
 	"outputs/dts":          6,
 	"outputs/dpl":          6,
-	"outputs/kc":           6,
+	"outputs/c":            6,
 	"outputs/tune":         6,
 	"internal/golden":      7,
 	"":                     7, // boardc, the facade

@@ -201,7 +201,7 @@ func comment(line string) bool {
 // kernelStubs returns a directory of stand-ins for the kernel headers the
 // generated header includes, declaring just what it uses, so that the host
 // compiler can read the header alone. They are not the kernel's: the
-// kbuild tests in outputs/kc build the same header against the real ones.
+// kbuild tests in outputs/c build the same header against the real ones.
 func kernelStubs(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()

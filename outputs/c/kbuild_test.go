@@ -1,4 +1,4 @@
-package kc_test
+package c_test
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 
 	"boardc.dev/boardc/internal/intree"
 	"boardc.dev/boardc/internal/testtool"
-	"boardc.dev/boardc/outputs/kc"
+	"boardc.dev/boardc/outputs/c"
 )
 
 // readmeExample returns the C example of the README, the fenced block
@@ -42,17 +42,17 @@ func TestKbuild(t *testing.T) {
 	testtool.Look(t, "make", "make")
 	testtool.Look(t, "gcc", "gcc")
 
-	boards := append(intree.Boards(t, "../../boards"), kc.EdgeBoards()...)
+	boards := append(intree.Boards(t, "../../boards"), c.EdgeBoards()...)
 	dir := t.TempDir()
 	var objs, includes []string
 	for _, b := range boards {
-		for _, f := range kc.Emit(b) {
+		for _, f := range c.Emit(b) {
 			if err := os.WriteFile(filepath.Join(dir, f.Path), f.Data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
-		objs = append(objs, strings.TrimSuffix(kc.SourceName(b), ".c")+".o")
-		includes = append(includes, "#include \""+kc.HeaderName(b)+"\"\n")
+		objs = append(objs, strings.TrimSuffix(c.SourceName(b), ".c")+".o")
+		includes = append(includes, "#include \""+c.HeaderName(b)+"\"\n")
 	}
 	// The generated sources have no module_init or license: a wrapper gives
 	// the module both, and includes every header side by side, which
@@ -104,11 +104,11 @@ func TestKbuildVerifier(t *testing.T) {
 
 	dir := t.TempDir()
 	var kbuild strings.Builder
-	for _, b := range append(intree.Boards(t, "../../boards"), kc.EdgeBoards()...) {
+	for _, b := range append(intree.Boards(t, "../../boards"), c.EdgeBoards()...) {
 		var own string
-		for _, f := range kc.Emit(b) {
+		for _, f := range c.Emit(b) {
 			switch f.Path {
-			case kc.VerifyName(b):
+			case c.VerifyName(b):
 				if err := os.WriteFile(filepath.Join(dir, f.Path), f.Data, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -116,8 +116,8 @@ func TestKbuildVerifier(t *testing.T) {
 				own = string(f.Data)
 			}
 		}
-		if !strings.Contains(own, "obj-m += "+strings.TrimSuffix(kc.VerifyName(b), ".c")+".o") {
-			t.Fatalf("%s: the generated Kbuild does not build %s:\n%s", b.Name, kc.VerifyName(b), own)
+		if !strings.Contains(own, "obj-m += "+strings.TrimSuffix(c.VerifyName(b), ".c")+".o") {
+			t.Fatalf("%s: the generated Kbuild does not build %s:\n%s", b.Name, c.VerifyName(b), own)
 		}
 		kbuild.WriteString(own)
 	}

@@ -1,6 +1,8 @@
-// Package kc emits kernel C for a board: a header and a source file,
-// boardc_<board>.h and boardc_<board>.c, to be built by kbuild into the
-// driver or board file that uses them.
+// Package c is the "c" emitter: the kernel C of a board. It writes the
+// DMA capabilities, a header and a source file (boardc_<board>.h and
+// boardc_<board>.c) to be built by kbuild into the driver or board file
+// that uses them, and the verifier module (boardc_<board>_verify.c and
+// its Kbuild, verify.go) to load on the board.
 //
 // The source holds the DMA capabilities of the masters the C covers (the
 // enabled masters whose driver does not set its own masks), one exported
@@ -21,7 +23,7 @@
 // so that W=1 finds one for every global symbol), EXPORT_SYMBOL_GPL after
 // each exported definition, and a comment naming the CUE position of
 // every entry.
-package kc
+package c
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package kc
+package c
 
 import (
 	"fmt"
