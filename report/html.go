@@ -119,7 +119,7 @@ func (d *pageData) fill(in *Input) {
 		count[s]++
 		r := ReachOf(b, m)
 		row := masterRow{
-			Key: m.Key, Node: m.Node.Ref() + " " + m.Node.Path, Bus: m.Bus.Key,
+			Key: m.Key, Node: m.Node.DTRef() + " " + m.Node.Path, Bus: m.Bus.Key,
 			State: states[s].name, Fill: states[s].fill, Border: states[s].border,
 			Mask: strconv.Itoa(m.DMABits) + "-bit", SetBy: "boardc's C (dma_set_mask_and_coherent)",
 			Pos: m.Pos.String(), Disabled: !m.Enabled, Short: r.Short && m.Enabled,
@@ -163,7 +163,7 @@ func (d *pageData) fill(in *Input) {
 		}
 	}
 	for _, bus := range b.SoC.Buses {
-		row := busRow{Key: bus.Key, Node: bus.Node.Ref() + " " + bus.Node.Path, Coherency: CoherencyText(bus),
+		row := busRow{Key: bus.Key, Node: bus.Node.DTRef() + " " + bus.Node.Path, Coherency: CoherencyText(bus),
 			Source: bus.Coherency.Source, Pos: bus.Pos.String(), Parent: "/"}
 		if bus.Parent != nil {
 			row.Parent = bus.Parent.Key

@@ -160,7 +160,7 @@ func masterFacts(m *Master, fs facts) facts {
 		state = "disabled on this board"
 	}
 	fs.add(m.Pos, []Pos{m.EnabledPos}, "master %s (%s), driver %s", m.Key, state, orNone(m.Driver))
-	fs.add(m.Node.Pos, []Pos{m.Node.LabelPos, m.Node.PathPos}, "master %s: node %s %s", m.Key, m.Node.Ref(), m.Node.Path)
+	fs.add(m.Node.Pos, []Pos{m.Node.LabelPos, m.Node.PathPos}, "master %s: node %s %s", m.Key, m.Node.DTRef(), m.Node.Path)
 	fs.at(m.CompatiblePos, "master %s: compatible %s", m.Key, strings.Join(m.Compatible, ", "))
 	bus := "(none)"
 	if m.Bus != nil {

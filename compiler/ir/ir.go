@@ -186,9 +186,9 @@ type Node struct {
 	LabelPos, PathPos Pos
 }
 
-// Ref returns the DT reference to the node: &label, or &{/path} when it has
+// DTRef returns the DT reference to the node: &label, or &{/path} when it has
 // no label.
-func (n Node) Ref() string {
+func (n Node) DTRef() string {
 	if n.Label != "" {
 		return "&" + n.Label
 	}

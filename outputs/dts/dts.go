@@ -69,7 +69,7 @@ func plan(b *ir.Board) []*dtNode {
 		if d, ok := byPath[n.Path]; ok {
 			return d
 		}
-		d := &dtNode{ref: n.Ref(), path: n.Path, title: title, origin: outputs.From(ref, n.Pos)}
+		d := &dtNode{ref: n.DTRef(), path: n.Path, title: title, origin: outputs.From(ref, n.Pos)}
 		byPath[n.Path] = d
 		return d
 	}
