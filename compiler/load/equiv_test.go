@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"cuelang.org/go/cue"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"boardc.dev/boardc/compiler/diag"
-	"boardc.dev/boardc/internal/badcorpus"
+	"boardc.dev/boardc/internal/corpus"
 	"boardc.dev/boardc/internal/synth"
 )
 
@@ -69,7 +69,7 @@ func TestSameVerdict(t *testing.T) {
 	sameVerdict(t, l, dir)
 
 	root := t.TempDir()
-	for _, c := range badcorpus.Expand(t, "testdata/bad", root) {
+	for _, c := range corpus.Expand(t, "testdata/bad", root) {
 		if c.Skip == "" {
 			sameVerdict(t, l, filepath.Join(root, c.Arg))
 		}
@@ -79,7 +79,7 @@ func TestSameVerdict(t *testing.T) {
 // FuzzSameVerdict compares the two on arbitrary bytes as a board.cue.
 // Seeds are the bad corpus's files and the in-tree boards and SoCs.
 func FuzzSameVerdict(f *testing.F) {
-	for _, s := range badcorpus.FuzzSeeds(f, "testdata/bad", "../../boards") {
+	for _, s := range corpus.FuzzSeeds(f, "testdata/bad", "../../boards") {
 		f.Add(s)
 	}
 	f.Setenv("CUE_REGISTRY", "none")
@@ -101,15 +101,15 @@ func FuzzSameVerdict(f *testing.F) {
 // build's scope.
 func TestSchemaNameDeclaredByAPackage(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
-	corpus, err := txtar.ParseFile("testdata/bad/module-soc-schema-name.txtar")
+	a, err := txtar.ParseFile("testdata/bad/module-soc-schema-name.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
 	// The declaration is in another file of the package than the
 	// reference, which the package's resolution, not the file's, finds.
-	files := append(corpus.Files, txtar.File{Name: "soc/tiny/names.cue", Data: []byte("package tiny\n\nboardcSchema: #Key: string\n")})
-	badcorpus.WriteFiles(t, root, files)
+	files := append(a.Files, txtar.File{Name: "soc/tiny/names.cue", Data: []byte("package tiny\n\nboardcSchema: #Key: string\n")})
+	corpus.WriteFiles(t, root, files)
 	l, err := New()
 	if err != nil {
 		t.Fatal(err)
