@@ -52,10 +52,9 @@ shellcheck -x -s sh scripts/target/checks.sh scripts/target/checks/*.sh
 shellcheck -s sh scripts/target/init
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -count=1 ./...
-# Lowering reads the evaluated description on several goroutines, and
-# the emitters run side by side: a large synthetic board, small ones and
+# The emitters run side by side: a large synthetic board, small ones and
 # the in-tree boards under the race detector.
-go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles|TestGolden)$' ./compiler/load/ ./internal/synth/ ./boards/
+go test -race -count=1 -run '^(TestCompiles|TestGolden)$' ./internal/synth/ ./boards/
 # Budgets are counts, not durations. A duration races Go's fuzzing
 # coordinator at its deadline: on a loaded machine a worker still busy
 # when it passes fails the run with a bare "context deadline exceeded"

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 
 	"cuelang.org/go/cue"
@@ -288,14 +287,8 @@ func moduleRoot(dir string) string {
 // a reference is to something the description does not declare. Lowering
 // does not change e; it may be lowered again.
 func (l *Loader) Lower(e *Evaluated) (*ir.Board, diag.List) {
-	return e.lower(runtime.GOMAXPROCS(0))
-}
-
-// lower is Lower with the large collections lowered on up to workers
-// goroutines.
-func (e *Evaluated) lower(workers int) (*ir.Board, diag.List) {
 	p := e.pos
-	lw := &lowerer{pos: p, workers: workers}
+	lw := &lowerer{pos: p}
 	b := lw.board(node{v: e.v, pos: p, fallback: p.dirPos()})
 	if len(lw.diags) > 0 {
 		return nil, lw.diags

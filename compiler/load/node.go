@@ -28,12 +28,6 @@ func (n node) at(name string) node {
 	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos, fallback: n.Pos()}
 }
 
-// with returns n converting its positions with p.
-func (n node) with(p *positions) node {
-	n.pos = p
-	return n
-}
-
 // exists reports whether the field is present.
 func (n node) exists() bool { return n.v.Exists() }
 
