@@ -63,8 +63,6 @@ go test -race -count=1 -run '^(TestCompiles|TestGolden)$' ./internal/synth/ ./bo
 # by a count too, which keeps the budget for exploring; about 20 s and
 # 17 s here on 2 idle cores.
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20000x -fuzzminimizetime 100x .
-# The schema built into descriptions must accept what #Board accepts.
-go test -run '^$' -fuzz '^FuzzSameVerdict$' -fuzztime 15000x -fuzzminimizetime 100x ./compiler/load/
 # The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,
 # with its negative controls; it installs and caches what it needs.
 ./scripts/target-test.sh
