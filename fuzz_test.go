@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"boardc.dev/boardc"
-	"boardc.dev/boardc/internal/badcorpus"
+	"boardc.dev/boardc/internal/corpus"
 )
 
 // FuzzLoad compiles arbitrary bytes as a board's board.cue. Whatever the
@@ -15,7 +15,7 @@ import (
 // diagnostic, every error names a file, and a board with errors yields no
 // files. Seeds are the loader's bad-input corpus and the in-tree boards.
 func FuzzLoad(f *testing.F) {
-	for _, s := range badcorpus.FuzzSeeds(f, "compiler/load/testdata/bad", "boards") {
+	for _, s := range corpus.FuzzSeeds(f, "compiler/load/testdata/bad", "boards") {
 		f.Add(s)
 	}
 	f.Setenv("CUE_REGISTRY", "none") // an import never reaches the network

@@ -31,7 +31,7 @@ var stages = map[string]int{
 	"internal/golden":      7,
 	"":                     7, // boardc, the facade
 	"internal/outset":      8,
-	"internal/badcorpus":   8,
+	"internal/corpus":      8,
 	"internal/intree":      8,
 	"internal/targetplan":  8,
 	"report":               9,

@@ -59,10 +59,9 @@ go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go run -C "$layout" honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -count=1 ./...
 go test -C "$layout" -count=1 ./...
-# Lowering reads the evaluated description on several goroutines, and
-# the emitters run side by side: a large synthetic board, small ones and
+# The emitters run side by side: a large synthetic board, small ones and
 # the in-tree boards under the race detector.
-go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles|TestGolden)$' ./compiler/load/ ./internal/synth/ ./boards/
+go test -race -count=1 -run '^(TestCompiles|TestGolden)$' ./internal/synth/ ./boards/
 # Budgets are counts, not durations. A duration races Go's fuzzing
 # coordinator at its deadline: on a loaded machine a worker still busy
 # when it passes fails the run with a bare "context deadline exceeded"
@@ -71,8 +70,6 @@ go test -race -count=1 -run '^(TestLowerConcurrent|TestCompiles|TestGolden)$' ./
 # by a count too, which keeps the budget for exploring; about 20 s and
 # 17 s here on 2 idle cores.
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20000x -fuzzminimizetime 100x .
-# The schema built into descriptions must accept what #Board accepts.
-go test -run '^$' -fuzz '^FuzzSameVerdict$' -fuzztime 15000x -fuzzminimizetime 100x ./compiler/load/
 # The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,
 # with its negative controls; it installs and caches what it needs.
 ./scripts/target-test.sh

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"boardc.dev/boardc/internal/badcorpus"
+	"boardc.dev/boardc/internal/corpus"
 )
 
-// The broken inputs of the loader's corpus; see internal/badcorpus for
+// The broken inputs of the loader's corpus; see internal/corpus for
 // the format of each file.
 const badCorpus = "../../compiler/load/testdata/bad"
 
@@ -30,7 +30,7 @@ var (
 // (BOARDC_UPDATE=1 rewrites the section).
 func TestBadCorpusCLI(t *testing.T) {
 	root := t.TempDir()
-	cases := badcorpus.Expand(t, badCorpus, root)
+	cases := corpus.Expand(t, badCorpus, root)
 	t.Setenv("CUE_REGISTRY", "none") // offline: a missing module fails, never fetched
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"path"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"boardc.dev/boardc/compiler/basetree"
@@ -65,9 +64,14 @@ func nameOf(s string) string {
 	return n
 }
 
-// pkgOf turns a name into a CUE package name: its letters and digits.
+// pkgOf turns a name into a CUE package name: its letters and digits,
+// followed by "pkg" where they spell a keyword or predeclared identifier.
 func pkgOf(name string) string {
-	return strings.ReplaceAll(name, "-", "")
+	p := strings.ReplaceAll(name, "-", "")
+	if reserved[p] {
+		p += "pkg"
+	}
+	return p
 }
 
 // SoCName picks the SoC's name from the root's compatibles, most specific
@@ -187,37 +191,34 @@ func (g *gen) coherentOn(bus *basetree.Node) int {
 	return n
 }
 
-// str quotes s as a CUE string.
-func str(s string) string { return strconv.Quote(s) }
-
-// strs prints a list of strings.
-func strs(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = str(s)
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
-
 // hex prints a number as the in-tree descriptions do.
 func hex(v uint64) string { return fmt.Sprintf("%#x", v) }
 
 // nodeText prints a node's node: value.
-func (g *gen) nodeText(n *basetree.Node) string {
+func (g *gen) nodeText(w *w, n *basetree.Node) string {
 	if ls := g.t.LabelsOf(n.Path); len(ls) > 0 {
-		return fmt.Sprintf("{label: %s, path: %s}", str(ls[0]), str(n.Path))
+		return fmt.Sprintf("{label: %s, path: %s}", w.q(ls[0]), w.q(n.Path))
 	}
-	return fmt.Sprintf("path: %s", str(n.Path))
+	return fmt.Sprintf("path: %s", w.q(n.Path))
 }
 
-// w is a line writer with indentation.
+// w is a line writer with indentation. Strings go into its lines
+// through q and qs, keys through label (quote.go).
 type w struct {
 	b      strings.Builder
 	indent int
+	// notes are comments for the next line, about the strings in it.
+	notes []string
 }
 
 func (w *w) p(format string, args ...any) {
 	line := fmt.Sprintf(format, args...)
+	if notes := w.notes; len(notes) > 0 {
+		w.notes = nil
+		for _, n := range notes {
+			w.comment(n)
+		}
+	}
 	if strings.HasPrefix(line, "}") || strings.HasPrefix(line, "]") {
 		w.indent--
 	}
@@ -236,6 +237,7 @@ func (w *w) comment(text string) {
 	words := strings.Fields(text)
 	line := "//"
 	for _, word := range words {
+		word = commentText(word)
 		if len(line)+1+len(word) > 72-4*w.indent && line != "//" {
 			w.p("%s", line)
 			line = "//"

@@ -3,6 +3,7 @@ package draft
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"boardc.dev/boardc/compiler/basetree"
 )
@@ -27,12 +28,12 @@ func (g *gen) socFile(soc, pkg string, compat []string) []byte {
 	w.p("package %s", pkg)
 	w.p("")
 	w.p("soc: {")
-	w.p("name: %s", str(soc))
+	w.p("name: %s", w.q(soc))
 	socCompat := []string{}
 	if len(compat) > 1 {
 		socCompat = compat[1:]
 	}
-	w.p("compatible: %s", strs(socCompat))
+	w.p("compatible: %s", w.qs(socCompat))
 	w.p("")
 	root := t.Node("/")
 	w.comment(fmt.Sprintf("%s: / { #address-cells = <%d>; #size-cells = <%d>; }", src, root.AddressCells(), root.SizeCells()))
@@ -91,7 +92,7 @@ func (g *gen) cpus(w *w) {
 		for i, n := range c {
 			ns[i] = fmt.Sprint(n)
 		}
-		w.p("{core: %s, cpus: [%s]},", str(core), strings.Join(ns, ", "))
+		w.p("{core: %s, cpus: [%s]},", w.q(core), strings.Join(ns, ", "))
 	}
 	w.p("]")
 }
@@ -101,10 +102,10 @@ func (g *gen) bus(w *w, b *basetree.Node) {
 	n, coh := len(g.onBus[b]), g.coherentOn(b)
 	w.comment(fmt.Sprintf("%s: %s { #address-cells = <%d>; #size-cells = <%d>; }, %d DMA master(s) of this draft on it, %d with dma-coherent.",
 		src, b.Path, b.AddressCells(), b.SizeCells(), n, coh))
-	w.p("%s: {", g.keys.of[b])
-	w.p("node: %s", g.nodeText(b))
+	w.p("%s: {", label(g.keys.of[b]))
+	w.p("node: %s", g.nodeText(w, b))
 	if p := g.busOf[b]; p != nil {
-		w.p("parent: %s", str(g.keys.of[p]))
+		w.p("parent: %s", w.q(g.keys.of[p]))
 	}
 	w.p(`"#address-cells": %d`, b.AddressCells())
 	w.p(`"#size-cells": %d`, b.SizeCells())
@@ -112,12 +113,12 @@ func (g *gen) bus(w *w, b *basetree.Node) {
 	if coh > 0 {
 		w.comment("Upstream marks some masters on this bus dma-coherent, so it can snoop for them; the draft claims no more than that: only masters with their own verified fact are coherent.")
 		w.p("coherent: true")
-		w.p("source: %s", str(limit(fmt.Sprintf("%s: dma-coherent on %d of the masters on %s", src, coh, b.Path), 200)))
+		w.p("source: %s", w.q(limit(fmt.Sprintf("%s: dma-coherent on %d of the masters on %s", src, coh, b.Path), 200)))
 		w.p(`masters: "verified"`)
 	} else {
 		w.comment("TODO coherency: no master on this bus has dma-coherent upstream, so Linux treats its DMA as non-coherent; whether the interconnect can snoop is in the SoC's reference manual.")
 		w.p("coherent: false")
-		w.p("source: %s", str(limit(fmt.Sprintf("%s: no master on %s has dma-coherent", src, b.Path), 200)))
+		w.p("source: %s", w.q(limit(fmt.Sprintf("%s: no master on %s has dma-coherent", src, b.Path), 200)))
 	}
 	w.p("}")
 	if b.Path != "/" {
@@ -158,14 +159,14 @@ func (g *gen) master(w *w, m *basetree.Node) {
 		why = "a DMA-capable compatible"
 	}
 	w.comment(fmt.Sprintf("%s: %s (%s).", src, m.Path, why))
-	w.p("%s: {", g.keys.of[m])
-	w.p("node: %s", g.nodeText(m))
+	w.p("%s: {", label(g.keys.of[m]))
+	w.p("node: %s", g.nodeText(w, m))
 	compat, _ := m.Strings("compatible")
 	if len(compat) == 0 {
 		w.comment("TODO compatible: the node has none upstream.")
 	}
-	w.p("compatible: %s", strs(compat))
-	w.p("bus: %s", str(g.keys.of[g.busOf[m]]))
+	w.p("compatible: %s", w.qs(compat))
+	w.p("bus: %s", w.q(g.keys.of[g.busOf[m]]))
 	if m.Has("dma-coherent") {
 		// Upstream's dma-coherent, a verified fact of this master,
 		// sourced to the file and line that set it where the tree
@@ -174,12 +175,12 @@ func (g *gen) master(w *w, m *basetree.Node) {
 		if from == "" {
 			from = src
 		}
-		w.p("coherency: {coherent: true, source: %s}", str(limit(from+": dma-coherent", 200)))
+		w.p("coherency: {coherent: true, source: %s}", w.q(limit(from+": dma-coherent", 200)))
 	}
 	if cells, ok := m.Cells("iommus"); ok && len(cells) > 0 {
 		if iommu := g.t.ByPhandle(cells[0]); iommu != nil {
 			if ls := g.t.LabelsOf(iommu.Path); len(ls) > 0 {
-				w.p("iommu: %s", str(ls[0]))
+				w.p("iommu: %s", w.q(ls[0]))
 			}
 		}
 	}
@@ -197,15 +198,15 @@ func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
 	w.comment(fmt.Sprintf("Draft of the %s board, written by boardc import from %s. Review it, fill in the TODOs, then run boardc vet.", board, src))
 	w.p("package %s", pkgOf(board))
 	w.p("")
-	w.p("import %s", str(g.o.Module+"/soc/"+socPkg))
+	w.p("import %s", w.q(g.o.Module+"/soc/"+socPkg))
 	w.p("")
-	w.p("name: %s", str(board))
+	w.p("name: %s", w.q(board))
 	if model, ok := t.Node("/").String("model"); ok && model != "" {
-		w.p("model: %s", str(model))
+		w.p("model: %s", w.q(model))
 	}
-	w.p("compatible: %s", strs(compat))
+	w.p("compatible: %s", w.qs(compat))
 	if g.o.DTS != "" {
-		w.p("dts: %s", str(g.o.DTS))
+		w.p("dts: %s", w.q(g.o.DTS))
 	}
 	w.p("")
 	w.p("soc: %s.soc", socPkg)
@@ -219,7 +220,7 @@ func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
 		w.comment(fmt.Sprintf("%s: the masters this board leaves disabled (status \"disabled\").", src))
 		w.p("soc: masters: {")
 		for _, m := range disabled {
-			w.p("%s: enabled: false", g.keys.of[m])
+			w.p("%s: enabled: false", label(g.keys.of[m]))
 		}
 		w.p("}")
 	}
@@ -258,10 +259,13 @@ func (g *gen) memory(w *w) {
 	w.p("memory: [%s]", strings.Join(regions, ", "))
 }
 
-// limit cuts s to n bytes.
+// limit cuts s to at most n bytes, not inside a UTF-8 sequence.
 func limit(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n]
 }

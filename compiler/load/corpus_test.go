@@ -6,7 +6,7 @@ import (
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/load"
-	"boardc.dev/boardc/internal/badcorpus"
+	"boardc.dev/boardc/internal/corpus"
 )
 
 // TestBadCorpus loads every broken input of testdata/bad from its own
@@ -15,7 +15,10 @@ import (
 // has a file to point into), no panic, and exactly the diagnostics of the
 // case's want.diag section (BOARDC_UPDATE=1 rewrites them).
 func TestBadCorpus(t *testing.T) {
-	cases := badcorpus.Expand(t, "testdata/bad", t.TempDir())
+	cases := corpus.Expand(t, "testdata/bad", t.TempDir())
+	if len(cases) < corpus.MinCases {
+		t.Fatalf("the corpus has %d cases, want at least %d", len(cases), corpus.MinCases)
+	}
 	// Loading offline: a missing module must fail, not be fetched.
 	t.Setenv("CUE_REGISTRY", "none")
 	for _, c := range cases {

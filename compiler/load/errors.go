@@ -238,12 +238,6 @@ func index(s string) (int, bool) {
 }
 
 // classify picks the diagnostic code of a CUE error from its message.
-// notAllowed is the error of a top-level field that #Board does not
-// define, worded as CUE words it.
-func notAllowed(name string) error {
-	return errors.Newf(token.NoPos, "%s: field not allowed", name)
-}
-
 func classify(e errors.Error, fallback string) string {
 	format, _ := e.Msg()
 	switch {

@@ -1,16 +1,16 @@
 // Package load reads a board description written in CUE, unifies it with the
-// embedded schema in one evaluation, and lowers it to the IR. It is the only
-// package of boardc that imports cuelang.org/go.
+// embedded schema, and lowers it to the IR. It is the only package of boardc
+// that imports cuelang.org/go.
 package load
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/load"
@@ -23,17 +23,19 @@ import (
 // Loader loads board descriptions. It prepares the embedded schema once;
 // a Loader is not safe for concurrent use (one per goroutine).
 type Loader struct {
-	schema *injected // the schema, as built into descriptions
-	wd     string
+	wd string
+	// schema is the embedded schema's syntax without positions; see
+	// unpositioned.
+	schema *ast.File
 
-	// The CUE context of the builds, the schema compiled in it as their
-	// scope (schemaName), #Board as written if a failed build needed it
-	// (see positioned), and how many bytes of CUE source were built in the
-	// context; see contextBudget.
-	ctx   *cue.Context
-	scope cue.Value
-	board cue.Value
-	built int
+	// The CUE context of the builds, #Board compiled in it from schema,
+	// #Board as written if a failed build needed it (see positionedBoard), and
+	// how many bytes of CUE source were built in the context; see
+	// contextBudget.
+	ctx        *cue.Context
+	board      cue.Value
+	positioned cue.Value
+	built      int
 }
 
 // contextBudget is how many bytes of CUE source a Loader's builds share a
@@ -49,30 +51,50 @@ const contextBudget = 64 << 10
 
 // New returns a Loader with the embedded schema prepared.
 func New() (*Loader, error) {
-	inj, err := newInjected()
+	f, err := unpositioned()
 	if err != nil {
 		return nil, err
 	}
 	wd, _ := os.Getwd()
-	l := &Loader{schema: inj, wd: wd}
+	l := &Loader{wd: wd, schema: f}
 	if _, _, err := l.context(); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// context returns the CUE context of the next build and the scope compiled
-// in it, making them if the last build spent the budget.
+// context returns the CUE context of the next build and #Board compiled
+// in it without positions, making them if the last build spent the
+// budget.
 func (l *Loader) context() (*cue.Context, cue.Value, error) {
 	if l.ctx == nil {
 		ctx := cuecontext.New()
-		scope, err := l.schema.scope(ctx)
-		if err != nil {
-			return nil, cue.Value{}, err
+		s := ctx.BuildFile(l.schema)
+		if err := s.Err(); err != nil {
+			return nil, cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
 		}
-		l.ctx, l.scope, l.board, l.built = ctx, scope, cue.Value{}, 0
+		l.ctx, l.board, l.positioned, l.built = ctx, s.LookupPath(cue.MakePath(cue.Def("Board"))), cue.Value{}, 0
 	}
-	return l.ctx, l.scope, nil
+	return l.ctx, l.board, nil
+}
+
+// positionedBoard returns #Board as the schema is written, with its
+// positions, compiled in the Loader's context, for explaining a failed
+// build. It is compiled on first use: a build that succeeds never needs
+// it.
+func (l *Loader) positionedBoard() (cue.Value, error) {
+	ctx, _, err := l.context()
+	if err != nil {
+		return cue.Value{}, err
+	}
+	if !l.positioned.Exists() {
+		s := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
+		if err := s.Err(); err != nil {
+			return cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
+		}
+		l.positioned = s.LookupPath(cue.MakePath(cue.Def("Board")))
+	}
+	return l.positioned, nil
 }
 
 // spend counts the source of inst, and of the packages it imports, as
@@ -87,26 +109,8 @@ func (l *Loader) spend(inst *build.Instance) {
 		}
 	}
 	if l.built >= contextBudget {
-		l.ctx, l.scope, l.board = nil, cue.Value{}, cue.Value{}
+		l.ctx, l.board, l.positioned = nil, cue.Value{}, cue.Value{}
 	}
-}
-
-// positioned returns #Board as the schema is written, with its positions,
-// compiled in the Loader's context, for explaining a failed build. It is
-// compiled on first use: a build that succeeds never needs it.
-func (l *Loader) positioned() (*cue.Context, cue.Value, error) {
-	ctx, _, err := l.context()
-	if err != nil {
-		return nil, cue.Value{}, err
-	}
-	if !l.board.Exists() {
-		s := ctx.CompileBytes(schema.Source, cue.Filename(schema.Filename))
-		if err := s.Err(); err != nil {
-			return nil, cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
-		}
-		l.board = s.LookupPath(cue.MakePath(cue.Def("Board")))
-	}
-	return ctx, l.board, nil
 }
 
 // Load loads the board described by path, a directory holding a CUE package
@@ -120,114 +124,50 @@ func (l *Loader) Load(path string) (*ir.Board, diag.List) {
 	return l.Lower(e)
 }
 
-// Evaluated is a description loaded, built under the schema and validated,
-// ready to be lowered.
+// Evaluated is a description loaded, unified with the schema and
+// validated, ready to be lowered.
 type Evaluated struct {
 	inst *build.Instance
 	v    cue.Value
 	pos  *positions
 }
 
-// Evaluate loads the CUE package at path (as Load does), builds it under
-// the schema and validates the result. It returns nil and at least one
-// error diagnostic when any of these fails.
+// Evaluate loads the CUE package at path (as Load does), builds it,
+// unifies it with #Board and validates the result, the way `cue vet`
+// checks a description against the schema. It returns nil and at least
+// one error diagnostic when any of these fails, each error at the user's
+// position with the schema's constraint as a note.
 //
-// The schema is built into the package itself (see newInjected), so the
-// description is evaluated once. When that fails, explain evaluates it
-// again the way `cue vet` would, the description alone and then unified
-// with the positioned schema, to report each error at the user's position
-// with the schema's constraint as a note.
+// #Board carries no position (see unpositioned), so that a value's
+// position is always one the user wrote and lowering reads positions from
+// the one unified value. When the description fails, it is unified again
+// with #Board as written, whose positions the notes name.
 func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 	inst, p, ds := l.instance(path)
 	if inst == nil {
 		return nil, ds
 	}
-	v, err := l.build(inst)
+	ctx, board, err := l.context()
 	if err != nil {
-		if ds := l.explain(path); len(ds) > 0 {
-			return nil, ds
-		}
-		return nil, p.fromCUE(err, cue.Value{}, diag.Schema.ID)
-	}
-	return &Evaluated{inst: inst, v: v, pos: p}, nil
-}
-
-// build adds #Board's fields to inst's package, builds it with the
-// schema in scope and validates the result: the description is valid
-// exactly when it returns no error.
-func (l *Loader) build(inst *build.Instance) (cue.Value, error) {
-	// schemaName resolves in the scope for every package of the build,
-	// the user's and the ones they import: a reference to it from their
-	// files is an error, as it is to cue.
-	if refersTo(inst, schemaName) {
-		return cue.Value{}, fmt.Errorf("reference %q not found", schemaName)
-	}
-	if err := inst.AddSyntax(l.schema.file(inst.PkgName)); err != nil {
-		return cue.Value{}, err
-	}
-	ctx, scope, err := l.context()
-	if err != nil {
-		return cue.Value{}, err
-	}
-	v := ctx.BuildInstance(inst, cue.Scope(scope))
-	l.spend(inst)
-	if err := v.Err(); err != nil {
-		return v, err
-	}
-	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
-		return v, err
-	}
-	it, err := v.Fields()
-	if err != nil {
-		return v, err
-	}
-	for it.Next() {
-		if name := it.Selector().Unquoted(); !l.schema.names[name] {
-			return v, notAllowed(name)
-		}
-	}
-	return v, nil
-}
-
-// refersTo reports whether a file of inst or of a package it imports,
-// directly or not, has a reference to name that its package leaves
-// unresolved (cue/load resolves a package's files together): a reference
-// CUE would resolve in the build's scope.
-func refersTo(inst *build.Instance, name string) bool {
-	for _, i := range instances(inst) {
-		for _, f := range i.Files {
-			for _, id := range f.Unresolved {
-				if id.Name == name {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// explain evaluates the description at path as two values, the user's own
-// and its unification with the positioned #Board, and returns the errors
-// of the first that fails, positioned in the user's files.
-func (l *Loader) explain(path string) diag.List {
-	inst, p, ds := l.instance(path)
-	if inst == nil {
-		return ds
-	}
-	ctx, board, err := l.positioned()
-	if err != nil {
-		return l.pathError(path, err.Error())
+		return nil, l.pathError(path, err.Error())
 	}
 	data := ctx.BuildInstance(inst)
-	l.spend(inst)
+	// The context is let go after the build, failed or not: explaining
+	// a failure unifies in it.
+	defer l.spend(inst)
 	if err := data.Err(); err != nil {
-		return p.fromCUE(err, cue.Value{}, diag.Parse.ID)
+		return nil, p.fromCUE(err, cue.Value{}, diag.Parse.ID)
 	}
 	v := data.Unify(board)
 	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
-		return p.fromCUE(err, data, diag.Schema.ID)
+		if positioned, perr := l.positionedBoard(); perr == nil {
+			if perr := data.Unify(positioned).Validate(cue.Concrete(true), cue.Final()); perr != nil {
+				err = perr
+			}
+		}
+		return nil, p.fromCUE(err, data, diag.Schema.ID)
 	}
-	return nil
+	return &Evaluated{inst: inst, v: v, pos: p}, nil
 }
 
 // instance loads the CUE package at path. It returns nil and at least one
@@ -288,14 +228,8 @@ func moduleRoot(dir string) string {
 // a reference is to something the description does not declare. Lowering
 // does not change e; it may be lowered again.
 func (l *Loader) Lower(e *Evaluated) (*ir.Board, diag.List) {
-	return e.lower(runtime.GOMAXPROCS(0))
-}
-
-// lower is Lower with the large collections lowered on up to workers
-// goroutines.
-func (e *Evaluated) lower(workers int) (*ir.Board, diag.List) {
 	p := e.pos
-	lw := &lowerer{pos: p, workers: workers}
+	lw := &lowerer{pos: p}
 	b := lw.board(node{v: e.v, pos: p, fallback: p.dirPos()})
 	if len(lw.diags) > 0 {
 		return nil, lw.diags

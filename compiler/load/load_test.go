@@ -43,7 +43,7 @@ func mustLoad(t *testing.T, path string) *ir.Board {
 	return b
 }
 
-// The schema built into a description's package must not meet the user's
+// The schema a description is unified with must not meet the user's
 // names: a let, a hidden field and definitions named as the schema's.
 func TestSchemaNamesAreTheSchemas(t *testing.T) {
 	dir := write(t, map[string]string{"board.cue": "package tiny\n" + tiny + `

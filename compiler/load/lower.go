@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"sync"
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -16,40 +15,6 @@ import (
 type lowerer struct {
 	pos   *positions
 	diags diag.List
-	// workers is how many goroutines lower the elements of a large
-	// collection (masters, IRQ pins); see each.
-	workers int
-}
-
-// minPerWorker is the fewest elements worth a goroutine of their own.
-const minPerWorker = 64
-
-// each calls fn for i in [0, n), on up to lw.workers goroutines when n is
-// large, each with positions of its own (a positions caches the names of
-// files and is for one goroutine). A finalized cue.Value may be read from
-// several goroutines at once ("A Value is considered immutable: methods
-// may be called concurrently", cuelang.org/go/cue/types.go, since
-// cue-lang/cue#2733), so each fn reads the description; it must write
-// only the i-th element of its results.
-func (lw *lowerer) each(n int, fn func(i int, p *positions)) {
-	workers := min(lw.workers, n/minPerWorker)
-	if workers < 2 {
-		for i := range n {
-			fn(i, lw.pos)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	chunk := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += chunk {
-		p := lw.pos.fork()
-		wg.Go(func() {
-			for i := lo; i < min(lo+chunk, n); i++ {
-				fn(i, p)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 func (lw *lowerer) errorf(pos ir.Pos, format string, args ...any) {
@@ -125,9 +90,9 @@ func (lw *lowerer) soc(n node) ir.SoC {
 	fs := n.at("masters").fields()
 	masters, buses := make([]*ir.Master, len(fs)), make([]string, len(fs))
 	problems := make([]*diag.Diagnostic, len(fs))
-	lw.each(len(fs), func(i int, p *positions) {
-		masters[i], buses[i], problems[i] = lowerMaster(fs[i].name, fs[i].node.with(p))
-	})
+	for i, f := range fs {
+		masters[i], buses[i], problems[i] = lowerMaster(f.name, f.node)
+	}
 	for _, d := range problems {
 		if d != nil {
 			lw.diags = append(lw.diags, *d)
@@ -355,10 +320,9 @@ func (lw *lowerer) policy(n node) ir.Policy {
 	}
 	if irqs := n.at("irqs").list(); len(irqs) > 0 {
 		p.IRQs = make([]ir.IRQPin, len(irqs))
-		lw.each(len(irqs), func(i int, pos *positions) {
-			e := irqs[i].with(pos)
+		for i, e := range irqs {
 			p.IRQs[i] = ir.IRQPin{IRQ: e.val("irq").str(), CPUs: e.val("cpus").ints(), Pos: e.Pos()}
-		})
+		}
 	}
 	for _, f := range n.at("net").fields() {
 		np := ir.NetPolicy{IfName: f.name, RPSFlowCount: -1, Pos: f.Pos()}

@@ -13,7 +13,7 @@ import (
 // node is a value of the evaluated description with the position of its
 // nearest user-written ancestor, for a value the user did not write.
 //
-// The schema is evaluated without positions (see newInjected), so a value's
+// The schema is evaluated without positions (see unpositioned), so a value's
 // own position is always the user's: the last of the user's declarations
 // that make it up. A value the schema alone gives (a default) has none and
 // takes the fallback.
@@ -26,12 +26,6 @@ type node struct {
 // at returns the child at field name.
 func (n node) at(name string) node {
 	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos, fallback: n.Pos()}
-}
-
-// with returns n converting its positions with p.
-func (n node) with(p *positions) node {
-	n.pos = p
-	return n
 }
 
 // exists reports whether the field is present.

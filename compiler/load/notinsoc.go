@@ -46,7 +46,7 @@ func (p *positions) notInSoCDiag(data cue.Value, key string) diag.Diagnostic {
 	if best := diag.Closest(name, known); best != "" {
 		d.Message += fmt.Sprintf("; did you mean %s?", best)
 	}
-	what, fields := "master", "node, compatible, bus and dmaBits"
+	what, fields := "master", "node, compatible, bus and dma"
 	if kind == "buses" {
 		what, fields = "bus", "node, cell counts and coherency"
 	}

@@ -48,14 +48,6 @@ func (p *positions) relNames(file string) [2]string {
 	return names
 }
 
-// fork returns positions of the same board with a cache of their own,
-// for another goroutine.
-func (p *positions) fork() *positions {
-	q := *p
-	q.names = nil
-	return &q
-}
-
 // dirPos is the position of the board itself, used when nothing closer is
 // known.
 func (p *positions) dirPos() ir.Pos {
