@@ -171,8 +171,7 @@ func legendNode(w *dotWriter) {
 	var b strings.Builder
 	b.WriteString(`<<table border="0" cellborder="1" cellspacing="2" cellpadding="3">`)
 	b.WriteString("\n\t\t" + `<tr><td border="0" colspan="2" align="left"><b>legend</b></td></tr>`)
-	for s := Coherent; s <= Disabled; s++ {
-		st := states[s]
+	for _, st := range legend {
 		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">master: %s</td></tr>`, st.fill, st.border, st.name)
 	}
 	fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="#ffffff" color="%s" width="18"><font color="%s"><b>!</b></font></td><td border="0" align="left"><font color="%s"><b>cannot reach all RAM</b></font></td></tr>`, colShort, colShort, colShort)
@@ -227,7 +226,7 @@ func widthText(m *ir.Master) string {
 }
 
 func masterNode(w *dotWriter, b *ir.Board, m *ir.Master) {
-	st := states[StateOf(m)]
+	st := legend[entryOf(m)]
 	rows := []row{{html: esc(m.Key), bold: true}, {html: esc(st.name)}, {html: esc(widthText(m))}}
 	r := ReachOf(b, m)
 	color, pen, font := st.border, "1.2", ""

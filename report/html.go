@@ -113,14 +113,14 @@ func (d *pageData) fill(in *Input) {
 	if top := b.RAMTop(); top != 0 {
 		d.RAMTop = Addr(top) + " (" + Size(top) + ")"
 	}
-	count := make([]int, Disabled+1)
+	count := make([]int, len(legend))
 	for _, m := range b.SoC.Masters {
-		s := StateOf(m)
+		s := entryOf(m)
 		count[s]++
 		r := ReachOf(b, m)
 		row := masterRow{
 			Key: m.Key, Node: m.Node.DTRef() + " " + m.Node.Path, Bus: m.Bus.Key,
-			State: states[s].name, Fill: states[s].fill, Border: states[s].border,
+			State: legend[s].name, Fill: legend[s].fill, Border: legend[s].border,
 			Mask: strconv.Itoa(m.DMABits) + "-bit", SetBy: "boardc's C (dma_set_mask_and_coherent)",
 			Pos: m.Pos.String(), Disabled: !m.Enabled, Short: r.Short && m.Enabled,
 		}
@@ -157,9 +157,9 @@ func (d *pageData) fill(in *Input) {
 		row.IRQs, row.NetDevs = strings.Join(irqs, ", "), strings.Join(devs, ", ")
 		d.Masters = append(d.Masters, row)
 	}
-	for s := Coherent; s <= Disabled; s++ {
+	for s, l := range legend {
 		if count[s] > 0 {
-			d.Counts = append(d.Counts, countRow{states[s].name, states[s].fill, states[s].border, count[s]})
+			d.Counts = append(d.Counts, countRow{l.name, l.fill, l.border, count[s]})
 		}
 	}
 	for _, bus := range b.SoC.Buses {

@@ -67,55 +67,41 @@ func OutputsOf(m *outputs.Manifest) []Output {
 	return out
 }
 
-// State is a master's coherency state as the report shows it.
-type State int
+// look is how the report draws a master: its name in the legend and its
+// colours. A master's coherency is an ir.Coherence, the one vocabulary of
+// coherency (how it was decided); the report only maps each to a look.
+type look struct{ name, fill, border string }
 
-// The states of a master, in the order the legend lists them.
-const (
-	// Coherent: a coherent bus whose fact covers all its masters.
-	Coherent State = iota
-	// Verified: the master's own fact on a coherent bus says coherent.
-	Verified
-	// Opportunity: a coherent bus covering verified masters only, and no
-	// fact of the master's own: left non-coherent, reported by BC0104.
-	Opportunity
-	// NonCoherent: the bus cannot snoop the CPU caches.
-	NonCoherent
-	// OptedOut: the master's own fact on a coherent bus opts it out.
-	OptedOut
-	// Disabled: the master is not enabled on this board.
-	Disabled
-)
-
-// states are the states' names and colours, by State.
-var states = [...]struct{ name, fill, border string }{
-	Coherent:    {"coherent", "#a1d99b", "#238b45"},
-	Verified:    {"coherent (verified)", "#41ab5d", "#00441b"},
-	Opportunity: {"unverified opportunity", "#fdd0a2", "#d94801"},
-	NonCoherent: {"non-coherent", "#c6dbef", "#2171b5"},
-	OptedOut:    {"opted out", "#dadaeb", "#54278f"},
-	Disabled:    {"disabled", "#ffffff", "#969696"},
+// legend is every look, in the order the legend lists them: one per
+// ir.Coherence (byCoherence), then a disabled master's.
+var legend = [...]look{
+	{"coherent", "#a1d99b", "#238b45"},
+	{"coherent (verified)", "#41ab5d", "#00441b"},
+	{"unverified opportunity", "#fdd0a2", "#d94801"},
+	{"non-coherent", "#c6dbef", "#2171b5"},
+	{"opted out", "#dadaeb", "#54278f"},
+	{"disabled", "#ffffff", "#969696"},
 }
 
-// String returns the state's name as the legend prints it.
-func (s State) String() string { return states[s].name }
+// byCoherence is the entry of legend that draws each ir.Coherence.
+var byCoherence = map[ir.Coherence]int{
+	ir.Inherited:      0,
+	ir.Verified:       1,
+	ir.Unverified:     2,
+	ir.NonCoherentBus: 3,
+	ir.OptedOut:       4,
+}
 
-// StateOf returns the state of m.
-func StateOf(m *ir.Master) State {
+// disabled is the entry of legend that draws a master the board does not
+// enable, whatever its coherency.
+const disabled = len(legend) - 1
+
+// entryOf returns the entry of legend that draws m.
+func entryOf(m *ir.Master) int {
 	if !m.Enabled {
-		return Disabled
+		return disabled
 	}
-	switch m.Coherence() {
-	case ir.Inherited:
-		return Coherent
-	case ir.Verified:
-		return Verified
-	case ir.Unverified:
-		return Opportunity
-	case ir.OptedOut:
-		return OptedOut
-	}
-	return NonCoherent
+	return byCoherence[m.Coherence()]
 }
 
 // Reach is how far a master's DMA reaches, against the top of RAM.

@@ -48,9 +48,9 @@ func TestReachOf(t *testing.T) {
 	}
 }
 
-// TestStateOf maps every way a master's coherency is decided to the state
-// the report draws.
-func TestStateOf(t *testing.T) {
+// TestEntryOf maps every way a master's coherency is decided to the look
+// the report draws, and gives every ir.Coherence a look.
+func TestEntryOf(t *testing.T) {
 	all := &ir.Bus{Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeAll}}
 	verified := &ir.Bus{Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeVerified}}
 	none := &ir.Bus{}
@@ -58,18 +58,26 @@ func TestStateOf(t *testing.T) {
 	no := &ir.MasterCoherency{Reason: "r"}
 	for _, c := range []struct {
 		m    ir.Master
-		want State
+		want string
 	}{
-		{ir.Master{Bus: all, Enabled: true}, Coherent},
-		{ir.Master{Bus: verified, Coherency: yes, Enabled: true}, Verified},
-		{ir.Master{Bus: verified, Enabled: true}, Opportunity},
-		{ir.Master{Bus: none, Coherency: yes, Enabled: true}, NonCoherent},
-		{ir.Master{Bus: all, Coherency: no, Enabled: true}, OptedOut},
-		{ir.Master{Bus: all}, Disabled},
+		{ir.Master{Bus: all, Enabled: true}, "coherent"},
+		{ir.Master{Bus: verified, Coherency: yes, Enabled: true}, "coherent (verified)"},
+		{ir.Master{Bus: verified, Enabled: true}, "unverified opportunity"},
+		{ir.Master{Bus: none, Coherency: yes, Enabled: true}, "non-coherent"},
+		{ir.Master{Bus: all, Coherency: no, Enabled: true}, "opted out"},
+		{ir.Master{Bus: all}, "disabled"},
 	} {
-		if got := StateOf(&c.m); got != c.want {
-			t.Errorf("%+v: %v, want %v", c.m, got, c.want)
+		if got := legend[entryOf(&c.m)].name; got != c.want {
+			t.Errorf("%+v: %s, want %s", c.m, got, c.want)
 		}
+	}
+	seen := map[int]bool{}
+	for c := ir.NonCoherentBus; c <= ir.Unverified; c++ {
+		e, ok := byCoherence[c]
+		if !ok || e == disabled || seen[e] {
+			t.Errorf("coherence %d: legend entry %d (known %v), want one of its own", c, e, ok)
+		}
+		seen[e] = true
 	}
 }
 
