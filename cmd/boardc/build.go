@@ -20,7 +20,7 @@ func newBuild() *cobra.Command {
 		depTargets []string
 		check      bool
 		withReport bool
-		f          diagFlags
+		f          compileFlags
 	)
 	c := &cobra.Command{
 		Use:   "build [-o DIR] [--depfile FILE] [--check] BOARD...",

@@ -18,7 +18,7 @@ import (
 func newDiff() *cobra.Command {
 	var (
 		against string
-		f       diagFlags
+		f       compileFlags
 	)
 	c := &cobra.Command{
 		Use:   "diff [--against DIR] BOARD...",
@@ -55,14 +55,14 @@ reading DIR.
 // compileArgs expands the BOARD arguments, compiles them in parallel and
 // prints their diagnostics. It returns exitError{exitDiags} when any
 // description has errors.
-func compileArgs(cmd *cobra.Command, args []string, f *diagFlags) ([]*boardc.Result, error) {
+func compileArgs(cmd *cobra.Command, args []string, f *compileFlags) ([]*boardc.Result, error) {
 	_, results, err := compileBoards(cmd, args, f)
 	return results, err
 }
 
 // compileBoards is compileArgs that also returns the expanded BOARD
 // arguments, one per result.
-func compileBoards(cmd *cobra.Command, args []string, f *diagFlags) ([]string, []*boardc.Result, error) {
+func compileBoards(cmd *cobra.Command, args []string, f *compileFlags) ([]string, []*boardc.Result, error) {
 	paths, err := boardc.Expand(args)
 	if err != nil {
 		return nil, nil, usageError(cmd, err)

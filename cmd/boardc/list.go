@@ -21,7 +21,7 @@ type listEntry struct {
 
 func newList() *cobra.Command {
 	// Only errors matter here: list reports the boards that do not load.
-	f := diagFlags{format: "text", quiet: true}
+	f := compileFlags{format: "text", quiet: true}
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "list [--json] [DIR]",

@@ -1,5 +1,6 @@
 // Command boardc compiles declarative board descriptions (CUE) into
-// device-tree fragments, driver init snippets and runtime tuning.
+// device-tree fragments, the DMA capabilities and verifier module in kernel C,
+// DPAA2 data-path layouts and runtime tuning.
 package main
 
 import "os"

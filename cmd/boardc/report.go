@@ -33,7 +33,7 @@ on PATH. Install it with: go install boardc.dev/boardc/cmd/boardc-layout@latest`
 func newReport() *cobra.Command {
 	var (
 		outDir string
-		f      diagFlags
+		f      compileFlags
 	)
 	c := &cobra.Command{
 		Use:   "report [-o DIR] BOARD...",

@@ -46,10 +46,11 @@ func runWith(args []string, stdout, stderr io.Writer) int {
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "boardc",
-		Short: "Compile board descriptions into device-tree fragments, driver snippets and runtime tuning",
+		Short: "Compile board descriptions into device-tree fragments, kernel C and runtime tuning",
 		Long: `boardc compiles a declarative board description, written in CUE and checked
 against an embedded schema, into the files that otherwise drift apart:
-a device-tree fragment, Linux driver init snippets and runtime tuning.
+a device-tree fragment, the DMA capabilities and a verifier module in
+kernel C, a DPAA2 data-path layout and runtime tuning.
 
 A BOARD argument is a directory holding the board's CUE package, or a
 single .cue file.

@@ -3,7 +3,7 @@ package main
 import "github.com/spf13/cobra"
 
 func newVet() *cobra.Command {
-	var f diagFlags
+	var f compileFlags
 	c := &cobra.Command{
 		Use:   "vet BOARD...",
 		Short: "Check boards without writing anything",

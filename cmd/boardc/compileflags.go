@@ -13,8 +13,10 @@ import (
 	"boardc.dev/boardc/compiler/ir"
 )
 
-// diagFlags are the flags that control how diagnostics are reported.
-type diagFlags struct {
+// compileFlags are the flags of the commands that compile boards: how the
+// diagnostics are printed (--format, -q), whether warnings fail the build
+// (--werror), and the base tree the checks compare with.
+type compileFlags struct {
 	format  string
 	werror  bool
 	quiet   bool
@@ -24,13 +26,13 @@ type diagFlags struct {
 	baseTree func(*ir.Board) (*basetree.Tree, error)
 }
 
-func (f *diagFlags) register(c *cobra.Command) {
+func (f *compileFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.format, "format", "text", "diagnostics format: text, json, sarif (SARIF 2.1.0) or github (workflow commands)")
 	c.Flags().BoolVar(&f.werror, "werror", false, "treat warnings as errors")
 	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "do not print info diagnostics")
 }
 
-func (f *diagFlags) validate() error {
+func (f *compileFlags) validate() error {
 	switch f.format {
 	case "text", "json", "sarif", "github":
 	default:
@@ -41,13 +43,13 @@ func (f *diagFlags) validate() error {
 	return err
 }
 
-func (f *diagFlags) options() boardc.Options {
+func (f *compileFlags) options() boardc.Options {
 	return boardc.Options{WarningsAsErrors: f.werror, BaseTree: f.baseTree}
 }
 
 // print reports the diagnostics of every result: text to stderr, the
 // machine formats (json, sarif, github) to stdout.
-func (f *diagFlags) print(stdout, stderr io.Writer, rs []*boardc.Result) error {
+func (f *compileFlags) print(stdout, stderr io.Writer, rs []*boardc.Result) error {
 	var all diag.List
 	for _, r := range rs {
 		for _, d := range r.Diagnostics {
