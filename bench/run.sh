@@ -25,7 +25,8 @@
 # once, so that the machine's drift during the run is shared by all columns
 # and the ratios compare runs made close together.
 # Wall time is measured with date +%s%N around /usr/bin/time, which reports
-# the peak RSS (%M). The scaling ratio is t(5000)/t(1250) when both sizes run.
+# the peak RSS (%M) and the CPU time, user + system (%U + %S), which a busy
+# machine disturbs less than the wall time. The scaling ratio is t(5000)/t(1250) when both sizes run.
 set -euo pipefail
 
 RUNS=${RUNS:-5}
@@ -58,16 +59,16 @@ else
 fi
 "$work/boardc" schema >"$work/schema.cue"
 
-# timed FILE CMD...: one timed run of CMD; appends "microseconds rss_kb"
-# to FILE.
+# timed FILE CMD...: one timed run of CMD; appends "wall_us rss_kb cpu_s"
+# to FILE, cpu_s the process's user + system time.
 timed() {
 	local file=$1
 	shift
 	local t0 t1
 	t0=$(date +%s%N)
-	/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null
+	/usr/bin/time -f '%M %U %S' -o "$work/rss" "$@" >/dev/null
 	t1=$(date +%s%N)
-	echo "$(((t1 - t0) / 1000)) $(tail -n 1 "$work/rss")" >>"$file"
+	echo "$(((t1 - t0) / 1000)) $(tail -n 1 "$work/rss" | awk '{print $1, $2 + $3}')" >>"$file"
 }
 
 # median FILE COLUMN
@@ -78,13 +79,13 @@ median() {
 
 # The pair: export, then vet of its output, timed as one run, RSS the larger.
 cue_pair() {
-	local file=$1 t0 t1 r1 r2
+	local file=$1 t0 t1
 	t0=$(date +%s%N)
-	/usr/bin/time -f %M -o "$work/rss1" "$cue" export ./board --out json >"$work/board.json"
-	/usr/bin/time -f %M -o "$work/rss2" "$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
+	/usr/bin/time -f '%M %U %S' -o "$work/rss1" "$cue" export ./board --out json >"$work/board.json"
+	/usr/bin/time -f '%M %U %S' -o "$work/rss2" "$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
 	t1=$(date +%s%N)
-	r1=$(tail -n 1 "$work/rss1") r2=$(tail -n 1 "$work/rss2")
-	echo "$(((t1 - t0) / 1000)) $((r1 > r2 ? r1 : r2))" >>"$file"
+	tail -q -n 1 "$work/rss1" "$work/rss2" | awk -v us=$(((t1 - t0) / 1000)) \
+		'{ if ($1 > r) r = $1; c += $2 + $3 } END { print us, r, c }' >>"$file"
 }
 
 # round N FILE-SUFFIX: each command once on the module of size N.
@@ -99,7 +100,7 @@ round() {
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
 echo "boardc $(cd "$root" && git describe --always --dirty 2>/dev/null || echo '?'), $("$cue" version | head -n 1), $(go version | cut -d' ' -f3), GOMAXPROCS default, runs sequential, $RUNS rounds, medians"
 echo
-printf '%6s  %10s %8s  %10s %8s  %10s %8s  %10s %8s  %10s %13s %11s\n' N boardc_s rss_MB cue_s rss_MB export_s rss_MB vet1_s rss_MB boardc/cue boardc/export boardc/vet1
+printf '%6s  %10s %8s  %10s %8s  %10s %8s  %10s %8s  %10s %13s %11s  %10s %10s %17s\n' N boardc_s rss_MB cue_s rss_MB export_s rss_MB vet1_s rss_MB boardc/cue boardc/export boardc/vet1 boardc_cpu export_cpu boardc/export_cpu
 declare -A tb tc te
 for n in $SIZES; do
 	mod="$work/n$n"
@@ -121,9 +122,9 @@ for n in $SIZES; do
 	tb[$n]=$b tc[$n]=$c te[$n]=$e
 	awk -v n="$n" -v b="$b" -v c="$c" -v e="$e" -v v="$v" \
 		-v br="$(median "$t.boardc.$n" 2)" -v cr="$(median "$t.cue.$n" 2)" -v er="$(median "$t.export.$n" 2)" \
-		-v vr="$(median "$t.vet1.$n" 2)" 'BEGIN {
-		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f %11.2f\n",
-			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, v / 1e6, vr / 1024, b / c, b / e, b / v }'
+		-v vr="$(median "$t.vet1.$n" 2)" -v bc="$(median "$t.boardc.$n" 3)" -v ec="$(median "$t.export.$n" 3)" 'BEGIN {
+		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f %11.2f  %10.3f %10.3f %17.2f\n",
+			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, v / 1e6, vr / 1024, b / c, b / e, b / v, bc, ec, bc / ec }'
 done
 echo
 for pair in "5000 1250" "4000 1000"; do
