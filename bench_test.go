@@ -4,21 +4,20 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"testing"
-	"time"
 
 	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/benchcpu"
 	"boardc.dev/boardc/internal/synth"
 )
 
 // The benchmarks time each stage of a build on every in-tree board and on
 // synthetic boards of 100 and 1,000 DMA masters:
 //
-//	go test -bench . -run '^$' ./compiler/
+//	go test -bench . -run '^$' .
 //
 // Evaluate is CUE's part (load, build, unify with the schema, validate);
 // Lower, Checks and each emitter are boardc's own; Compile is the whole.
@@ -104,7 +103,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	l := newLoader(b)
 	for _, bb := range benchBoards(b) {
 		b.Run(bb.name, func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer benchcpu.PerOp(b)()
 			for b.Loop() {
 				evaluate(b, l, bb.dir)
 			}
@@ -118,7 +117,7 @@ func BenchmarkLower(b *testing.B) {
 	for _, bb := range benchBoards(b) {
 		b.Run(bb.name, func(b *testing.B) {
 			e := evaluate(b, l, bb.dir)
-			defer cpuPerOp(b)()
+			defer benchcpu.PerOp(b)()
 			for b.Loop() {
 				lower(b, l, e)
 			}
@@ -166,7 +165,7 @@ func BenchmarkCompile(b *testing.B) {
 	}
 	for _, bb := range benchBoards(b) {
 		b.Run(bb.name, func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer benchcpu.PerOp(b)()
 			for b.Loop() {
 				if r := c.Compile(bb.dir, boardc.Options{}); r.Diagnostics.HasErrors() {
 					b.Fatalf("%v", r.Diagnostics)
@@ -174,23 +173,4 @@ func BenchmarkCompile(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuPerOp starts counting the process's CPU time; the function it returns
-// reports it per operation as cpu-ns/op.
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime(b)
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64((cpuTime(b)-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -14,6 +14,7 @@ import (
 var stages = map[string]int{
 	"schema":               0,
 	"internal/synth":       0,
+	"internal/benchcpu":    0,
 	"internal/testtool":    0,
 	"internal/groundtruth": 0,
 	"compiler/ir":          1,

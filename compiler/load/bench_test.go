@@ -4,14 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"testing"
-	"time"
 
 	"cuelang.org/go/cue/cuecontext"
 	cueload "cuelang.org/go/cue/load"
 
 	"boardc.dev/boardc/compiler/load"
+	"boardc.dev/boardc/internal/benchcpu"
 	"boardc.dev/boardc/internal/synth"
 )
 
@@ -59,7 +58,7 @@ func BenchmarkCUE(b *testing.B) {
 		boards = append(boards, board{p.Name(), dir})
 	}
 	b.Run("New", func(b *testing.B) {
-		defer cpuPerOp(b)()
+		defer benchcpu.PerOp(b)()
 		for b.Loop() {
 			if _, err := load.New(); err != nil {
 				b.Fatal(err)
@@ -74,7 +73,7 @@ func BenchmarkCUE(b *testing.B) {
 	for _, bd := range boards {
 		dir := bd.dir
 		b.Run("Parse/"+bd.name, func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer benchcpu.PerOp(b)()
 			for b.Loop() {
 				if err := cueload.Instances([]string{"."}, &cueload.Config{Dir: dir})[0].Err; err != nil {
 					b.Fatal(err)
@@ -82,7 +81,7 @@ func BenchmarkCUE(b *testing.B) {
 			}
 		})
 		b.Run("Build/"+bd.name, func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer benchcpu.PerOp(b)()
 			for b.Loop() {
 				insts := cueload.Instances([]string{"."}, &cueload.Config{Dir: dir})
 				if v := ctx.BuildInstance(insts[0]); v.Err() != nil {
@@ -91,7 +90,7 @@ func BenchmarkCUE(b *testing.B) {
 			}
 		})
 		b.Run("Evaluate/"+bd.name, func(b *testing.B) {
-			defer cpuPerOp(b)()
+			defer benchcpu.PerOp(b)()
 			for b.Loop() {
 				if e, ds := l.Evaluate(dir); e == nil {
 					b.Fatal(ds)
@@ -99,23 +98,4 @@ func BenchmarkCUE(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuPerOp starts counting the process's CPU time; the function it returns
-// reports it per operation as cpu-ns/op.
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime(b)
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64((cpuTime(b)-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
