@@ -28,8 +28,11 @@ board's own, or an SoC package it imports):
   - schema: 1 becomes the current version.
 
 Each change is printed as file:line. A changed file is formatted as cue fmt
-formats it; the others are not touched. --dry-run prints the changes and
-writes nothing. Run boardc vet afterwards.
+formats it; the others are not touched. A changed file is rewritten where it
+lies: through a symbolic link to its target (the link stays), with its mode
+and, where allowed, its owner; a file with several hard links in place, so
+that every name sees the change. --dry-run prints the changes and writes
+nothing. Run boardc vet afterwards.
 
 ` + boardRule,
 		Example: `  boardc migrate boards/my-board
@@ -64,7 +67,7 @@ writes nothing. Run boardc vet afterwards.
 						fmt.Fprintln(cmd.OutOrStdout(), ch)
 					}
 					if !dryRun {
-						if err := outset.WriteFile(file, ms[file].Data); err != nil {
+						if err := outset.Rewrite(file, ms[file].Data); err != nil {
 							return err
 						}
 					}

@@ -110,8 +110,11 @@ func migrateFile(name string, src []byte, coherent []token.Pos, version token.Po
 		return nil, err
 	}
 	m := &Migration{}
+	// at reports whether p, the position of a value the evaluation
+	// found, lies within n, however the file lays n out (a field's value
+	// may stand on the lines after its label).
 	at := func(n ast.Node, p token.Pos) bool {
-		return p.IsValid() && n.Pos().Line() == p.Line() && n.Pos().Column() <= p.Column() && p.Column() <= n.End().Column()
+		return p.IsValid() && n.Pos().Offset() <= p.Offset() && p.Offset() <= n.End().Offset()
 	}
 	ast.Walk(f, func(n ast.Node) bool {
 		switch n := n.(type) {

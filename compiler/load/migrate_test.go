@@ -106,3 +106,82 @@ soc: {
 		t.Errorf("second migration changed %d files (%v)", len(again), ds)
 	}
 }
+
+// TestMigrateLayout finds the coherent: and schema: fields to migrate
+// however they are laid out: a value on the line after its label, left
+// of it or further right.
+func TestMigrateLayout(t *testing.T) {
+	dir := t.TempDir()
+	board := `package b
+
+schema:
+	1
+name:   "b"
+compatible: ["v,b"]
+memory: [{base: 0, size: 0x4000_0000}]
+policy: {irqs: [], net: {}, sysctls: {}, isolatedCPUs: []}
+waivers: []
+soc: {
+	name: "s"
+	compatible: []
+	root: {"#address-cells": 1, "#size-cells": 1}
+	cpus: clusters: [{core: "arm,cortex-a53", cpus: [0]}]
+	buses: {
+		a: {
+			node: path: "/a"
+			"#address-cells": 1
+			"#size-cells":    1
+			coherency: {
+				coherent:
+					true
+				source: "vendor datasheet 4.2"
+			}
+		}
+		b: {node: path: "/b", "#address-cells": 1, "#size-cells": 1, coherency: {source: "vendor datasheet 4.3", coherent:
+			true}}
+	}
+	masters: {}
+}
+`
+	for name, text := range map[string]string{
+		"cue.mod/module.cue": "module: \"m.example\"\nlanguage: version: \"v0.9.0\"\n",
+		"board.cue":          board,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, ds := l.Migrate(dir)
+	if len(ds) > 0 {
+		t.Fatalf("migrate: %v", ds)
+	}
+	m := ms[filepath.Join(dir, "board.cue")]
+	if m == nil {
+		t.Fatalf("board.cue not migrated: %v", ms)
+	}
+	want := []string{"board.cue:4: schema: 2", `board.cue:20: masters: "all"`, `board.cue:26: masters: "all"`}
+	var got []string
+	for _, c := range m.Changes {
+		got = append(got, strings.TrimPrefix(c, dir+string(filepath.Separator)))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "board.cue"), m.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, ds := l.Load(dir); b == nil {
+		t.Fatalf("the migrated description does not load: %v", ds)
+	}
+	if again, ds := l.Migrate(dir); len(again) != 0 || len(ds) != 0 {
+		t.Errorf("migrating again: %v %v, want nothing", again, ds)
+	}
+}
