@@ -203,7 +203,8 @@ func TestWaiver(t *testing.T) {
 	for _, on := range []string{"policy.irqs[0]", "policy.irqs[1]"} {
 		b := board()
 		b.Policy.IrqbalanceBan = false
-		b.Policy.IRQs = append(b.Policy.IRQs, ir.IRQPin{IRQ: "eth0", CPUs: []int{1}, Pos: pos(53)})
+		b.SoC.Masters[1].IRQs = []ir.IRQ{{Key: "irq", Name: "dma0", Pos: pos(23)}}
+		b.Policy.IRQs = append(b.Policy.IRQs, ir.IRQPin{IRQ: "dma0", CPUs: []int{1}, Pos: pos(53)})
 		finish(b)
 		b.Waivers = []ir.Waiver{{Check: "BC0404", On: on, Reason: "pinned by firmware", Pos: pos(60)}}
 		got := Run(b)
