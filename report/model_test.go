@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,5 +122,36 @@ func TestSize(t *testing.T) {
 		if got := Addr(n); got != want {
 			t.Errorf("Addr(%#x) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestUndrawn: a board of more than MaxDrawn masters is not laid out, and
+// its page says so where the picture would be, escaped, with its tables.
+func TestUndrawn(t *testing.T) {
+	bus := &ir.Bus{Key: "soc", Node: ir.Node{Path: "/soc"}}
+	b := &ir.Board{Name: `big<&>`}
+	for i := range MaxDrawn + 1 {
+		b.SoC.Masters = append(b.SoC.Masters, &ir.Master{Key: fmt.Sprint("m", i), Bus: bus, DMABits: 32, Enabled: true})
+		if i == MaxDrawn-1 && !Drawn(b) {
+			t.Fatalf("a board of %d masters is not drawn", MaxDrawn)
+		}
+	}
+	if Drawn(b) {
+		t.Fatalf("a board of %d masters is drawn", MaxDrawn+1)
+	}
+	page, err := HTML(&Input{Board: b}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<p class="meta">No picture: big&lt;&amp;&gt; has 501 DMA masters, more than the 500 boardc lays out`,
+		`<td><b>m500</b>`,
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page has no %s", want)
+		}
+	}
+	if strings.Contains(string(page), "<svg") {
+		t.Error("the page of an undrawn board has an svg element")
 	}
 }

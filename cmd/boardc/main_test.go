@@ -5,11 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"boardc.dev/boardc/internal/golden"
+	"boardc.dev/boardc/internal/synth"
 	"boardc.dev/boardc/internal/testtool"
 )
 
@@ -45,8 +47,25 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"build-layout": buildLayout,
+			"synth":        synthBoard,
 		},
 	})
+}
+
+// synthBoard is the scripts' command synth N DIR: it writes a synthetic
+// board of N DMA masters (internal/synth) under $WORK/DIR, its board
+// package in DIR/board.
+func synthBoard(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: synth N DIR")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("synth: %v", err)
+	}
+	if _, err := synth.Write(ts.MkAbs(args[1]), synth.Default(n)); err != nil {
+		ts.Fatalf("synth: %v", err)
+	}
 }
 
 // buildLayout is the scripts' command build-layout: it builds

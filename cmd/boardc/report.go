@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -51,6 +52,9 @@ func newReport() *cobra.Command {
                 IRQs and RPS/XPS steering drawn as edges to the CPUs of each
                 cluster
   topology.dot  the picture as Graphviz DOT, before layout
+
+A board of more than ` + strconv.Itoa(report.MaxDrawn) + ` DMA masters gets no picture (no topology.svg): its
+layout would take minutes; the page says so, and keeps every table.
 
 Nothing is written for a board with errors, and files whose content did
 not change are left untouched. boardc build --report writes the same files
@@ -134,6 +138,10 @@ func makeReports(cmd *cobra.Command, results []*boardc.Result, outDir, suffix st
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", results[i].Board.Name, err)
 		}
+		if b := results[i].Board; !report.Drawn(b) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "boardc report: %s: no picture: %d DMA masters, more than the %d laid out; the page keeps every table, and topology.dot can be laid out with boardc-layout\n",
+				b.Name, len(b.SoC.Masters), report.MaxDrawn)
+		}
 	}
 	return func(out *outset.Out) error {
 		for i, r := range results {
@@ -157,19 +165,25 @@ func reportFiles(r *boardc.Result) ([]outputs.File, error) {
 	in := &report.Input{Board: r.Board, Diagnostics: r.Diagnostics, Outputs: report.OutputsOf(r.Manifest)}
 	in.Source = readSources(r.Board)
 	dot := report.DOT(in)
-	svg, err := layoutSVG(dot)
-	if err != nil {
-		return nil, err
+	var svg []byte
+	if report.Drawn(r.Board) {
+		var err error
+		if svg, err = layoutSVG(dot); err != nil {
+			return nil, err
+		}
 	}
 	page, err := report.HTML(in, svg)
 	if err != nil {
 		return nil, err
 	}
-	return []outputs.File{
+	files := []outputs.File{
 		{Path: "report.html", Data: page},
 		{Path: "topology.dot", Data: dot},
-		{Path: "topology.svg", Data: svg},
-	}, nil
+	}
+	if svg != nil {
+		files = append(files, outputs.File{Path: "topology.svg", Data: svg})
+	}
+	return files, nil
 }
 
 // readSources reads the board's description files, by their path
