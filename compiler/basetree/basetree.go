@@ -49,6 +49,9 @@ type Node struct {
 // Read parses a flattened device tree (a .dtb). Labels are known only
 // for a tree compiled with dtc -@ (it writes /__symbols__); Compile does.
 func Read(dtb []byte, source string) (*Tree, error) {
+	if err := checkBounds(dtb); err != nil {
+		return nil, fmt.Errorf("%s: not a readable flattened device tree: %w", source, err)
+	}
 	f, err := dt.ReadFDT(bytes.NewReader(dtb))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable flattened device tree: %v", source, err)

@@ -179,12 +179,3 @@ func describe(err error) string {
 	}
 	return err.Error()
 }
-
-// ReadFile reads a compiled tree (.dtb).
-func ReadFile(path string) (*Tree, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Read(b, path)
-}
