@@ -47,5 +47,6 @@ func All() []*Check {
 		BaseCoherency,
 		DPMACLink,
 		DPNIID,
+		NetdevIndistinct,
 	})
 }
