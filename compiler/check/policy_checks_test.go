@@ -62,6 +62,15 @@ func TestPolicyChecks(t *testing.T) {
 			b.Policy.Net[0].RPSFlowCount = 1024
 		}, "BC0415:warning", 51},
 		{"RPS only to the IRQ's CPU", func(b *ir.Board) { b.Policy.Net[0].RPS = [][]int{{1}} }, "BC0415:warning", 51},
+		{"two interfaces of one master, found by its node", func(b *ir.Board) {
+			m := b.SoC.Masters[0]
+			m.NetDevs = append(m.NetDevs, ir.NetDev{Name: "eth1", RxQueues: 1, TxQueues: 1, Pos: pos(15)})
+		}, "BC0416:warning", 14},
+		{"two interfaces naming one port node", func(b *ir.Board) {
+			m := b.SoC.Masters[0]
+			m.NetDevs[0].Port = ir.Node{Path: "/soc/eth@0/port@0", Pos: pos(16)}
+			m.NetDevs = append(m.NetDevs, ir.NetDev{Name: "eth1", RxQueues: 1, TxQueues: 1, Pos: pos(15), Port: ir.Node{Path: "/soc/eth@0/port@0", Pos: pos(17)}})
+		}, "BC0416:warning", 16},
 		{"compact_memory", sysctl("vm.compact_memory", "1"), "BC0412:error", 53},
 		{"route flush", sysctl("net.ipv4.route.flush", "1"), "BC0412:error", 53},
 	} {
@@ -80,6 +89,27 @@ func TestPolicyChecks(t *testing.T) {
 				t.Errorf("want %s at line %d; got %v (%s at lines %v)", tc.want, tc.line, codes(got), tc.want, lines)
 			}
 		})
+	}
+}
+
+// TestNetdevsDistinct: interfaces of one master that name their port
+// nodes, or an alias, or are found by name, are told apart.
+func TestNetdevsDistinct(t *testing.T) {
+	b := board()
+	m := b.SoC.Masters[0]
+	m.NetDevs[0].Port = ir.Node{Path: "/soc/eth@0/port@0", Pos: pos(16)}
+	m.NetDevs = append(m.NetDevs,
+		ir.NetDev{Name: "eth1", RxQueues: 1, TxQueues: 1, Pos: pos(15), Port: ir.Node{Path: "/soc/eth@0/port@1", Pos: pos(17)}},
+		ir.NetDev{Name: "eth2", RxQueues: 1, TxQueues: 1, Pos: pos(18), Alias: "ethernet2"},
+		ir.NetDev{Name: "eth3", RxQueues: 1, TxQueues: 1, Pos: pos(19), ByName: true})
+	for _, n := range []string{"eth1", "eth2", "eth3"} {
+		b.Policy.Net = append(b.Policy.Net, ir.NetPolicy{IfName: n, RPSFlowCount: -1, Pos: pos(52)})
+	}
+	finish(b)
+	for _, d := range Run(b) {
+		if d.Code == NetdevIndistinct.ID {
+			t.Errorf("%s: %s", d.Pos, d.Message)
+		}
 	}
 }
 

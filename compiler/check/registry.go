@@ -50,5 +50,6 @@ func All() []*Check {
 		BaseCoherency,
 		DPMACLink,
 		DPNIID,
+		NetdevIndistinct,
 	})
 }

@@ -277,11 +277,23 @@ type NetDev struct {
 	HasDPNI bool
 	DPNIPos Pos
 	ByName  bool
+	// Port is the interface's own device-tree node, below its master's
+	// (mvpp2's ethernet-port@N); its Path is empty when the description
+	// names none and the interface is found by its master's node.
+	Port Node
 	// DriverXPS is non-nil when the driver sets the XPS masks itself.
 	DriverXPS *DriverSet
 	// Channels sets RxQueues and TxQueues with ethtool -L.
 	Channels bool
 }
+
+// HasPort says whether the description names the interface's own
+// device-tree node.
+func (n *NetDev) HasPort() bool { return n.Port.Path != "" }
+
+// FoundByNode says whether tune.sh finds the interface by a device-tree
+// node (its port's, else its master's): not by name, not by DPAA2 object.
+func (n *NetDev) FoundByNode() bool { return !n.ByName && !n.HasDPNI }
 
 // MemRegion is a RAM region.
 type MemRegion struct {

@@ -201,6 +201,9 @@ func masterFacts(m *Master, fs facts) facts {
 			fs.at(n.DPNIPos, "master %s: netdev %s is the netdev of dpni.%d", m.Key, n.Name, n.DPNI)
 		}
 		fs.at(n.DPMACPos, "master %s: netdev %s connects to dpmac.%d", m.Key, n.Name, n.DPMAC)
+		if n.HasPort() {
+			fs.add(n.Port.Pos, []Pos{n.Port.LabelPos, n.Port.PathPos}, "master %s: netdev %s: port node %s %s", m.Key, n.Name, n.Port.DTRef(), n.Port.Path)
+		}
 		if d := n.DriverXPS; d != nil {
 			fs.add(d.Pos, []Pos{d.ChildrenPos}, "master %s: netdev %s: its driver sets the XPS masks (%s)", m.Key, n.Name, d.Source)
 		}

@@ -247,6 +247,9 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 			if a := f.val("alias"); a.exists() {
 				nd.Alias = a.str()
 			}
+			if pt := f.at("port"); pt.exists() {
+				nd.Port = lowerNode(pt)
+			}
 			if x := f.at("driverXPS"); x.exists() {
 				nd.DriverXPS = &ir.DriverSet{Source: x.val("source").str(), Pos: x.Pos()}
 			}

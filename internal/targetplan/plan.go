@@ -32,7 +32,8 @@
 //	                                set, each is delivered within CPUS
 //	netdev IF HOW ARG               the interface the description calls IF:
 //	                                HOW node, the netdev whose device or
-//	                                nearest parent has the of_node ARG;
+//	                                nearest parent has the of_node ARG (its
+//	                                port's node, else its master's);
 //	                                dpni, that of DPAA2 object dpni.ARG;
 //	                                name, the netdev called IF (ARG -)
 //	channels IF RX TX               the queue counts tune.sh sets with ethtool -L
@@ -137,6 +138,8 @@ func write(w io.Writer, b *ir.Board) error {
 			fmt.Fprintf(&s, "netdev %s name -\n", n.IfName)
 		case nd.HasDPNI:
 			fmt.Fprintf(&s, "netdev %s dpni %d\n", n.IfName, nd.DPNI)
+		case nd.HasPort():
+			fmt.Fprintf(&s, "netdev %s node %s\n", n.IfName, nd.Port.Path)
 		default:
 			fmt.Fprintf(&s, "netdev %s node %s\n", n.IfName, n.Master.Node.Path)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -104,6 +105,29 @@ func TestPlanChannels(t *testing.T) {
 	}
 	if strings.Count(b.String(), "\nchannels ") != 1 {
 		t.Errorf("plan has channels records for other interfaces:\n%s", b.String())
+	}
+}
+
+// TestPlanPorts: an interface that names its port node is found by it,
+// one without by its master's node.
+func TestPlanPorts(t *testing.T) {
+	r := intree.Compile(t, "../../testdata/cases/macchiatobin-ports")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	want := "netdev eth0 node /cp0-bus/bus@f2000000/ethernet@0\n"
+	for i := range 3 {
+		want += fmt.Sprintf("netdev eth%d node /cp1-bus/bus@f4000000/ethernet@0/ethernet-port@%d\n", i+1, i)
+	}
+	var got string
+	for l := range strings.Lines(b.String()) {
+		if strings.HasPrefix(l, "netdev ") {
+			got += l
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("netdev records (-want +got):\n%s", diff)
 	}
 }
 

@@ -126,8 +126,10 @@ func writeActions(p *outputs.Printer, b *ir.Board) {
 }
 
 // writeIface writes the iface line that starts an interface's values: how
-// tune.sh finds the netdev on the target, and the key of the master that
-// owns it, whose IRQ pins tune.sh --interface places with its queues.
+// tune.sh finds the netdev on the target (by its port's node where the
+// description names one, else by its master's node, by DPAA2 object or by
+// name), and the key of the master that owns it, whose IRQ pins tune.sh
+// --interface places with its queues.
 func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
 	how, arg, alias, master := "name", "", "", ""
 	if n.Master != nil {
@@ -145,6 +147,9 @@ func writeIface(p *outputs.Printer, o outputs.Origin, n ir.NetPolicy) {
 	case nd.HasDPNI:
 		how, arg = "dpni", fmt.Sprint(nd.DPNI)
 		text = append(text, ", the netdev of DPAA2 object dpni.", arg, ", DPNI ", arg, " of the data-path layout (", nd.Pos, "; master ", m.Key, ")")
+	case nd.HasPort():
+		how, arg, alias = "node", nd.Port.Path, nd.Alias
+		text = append(text, ", the netdev whose own of_node, or nearest parent device's, is its port node ", arg, " (", nd.Port.Pos, ": port; master ", m.Key, ")")
 	default:
 		how, arg, alias = "node", m.Node.Path, nd.Alias
 		text = append(text, ", the netdev whose device or nearest parent has the of_node ", arg, " (master ", m.Key, ")")

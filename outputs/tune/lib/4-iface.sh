@@ -2,8 +2,11 @@
 # interface the description calls NAME, which the master MASTER owns (''
 # for none), found on the target by HOW: node, the netdev
 # whose own device, or nearest parent device, has the device-tree node ARG
-# as its of_node (the node of the DT alias ALIAS, where the running tree
-# has that alias); dpni, the netdev of the DPAA2 object dpni.ARG; name,
+# or a node below it as its of_node (the node of the DT alias ALIAS, where
+# the running tree has that alias): ARG is the interface's own port node
+# where the description names one (mvpp2's ethernet-port@N, whose netdev
+# has it as its own of_node), else its master's node, which every port of
+# the master shares; dpni, the netdev of the DPAA2 object dpni.ARG; name,
 # the netdev called NAME. Names change (systemd's predictable names,
 # udev rules), the hardware does not. When none is found, or several,
 # that is one missing item and the interface's queues are skipped.
