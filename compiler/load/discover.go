@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/parser"
@@ -33,9 +32,7 @@ func FindBoards(root string) ([]string, error) {
 			return nil
 		}
 		if path != root {
-			switch n := d.Name(); {
-			case n == "cue.mod", n == "testdata", n == "expected",
-				strings.HasPrefix(n, "."), strings.HasPrefix(n, "_"):
+			if skipDir(d.Name()) {
 				return filepath.SkipDir
 			}
 		}
@@ -61,6 +58,9 @@ func isBoardDir(dir string) (bool, error) {
 	}
 	var name, soc bool
 	for _, f := range files {
+		if checkInput(f) != "" {
+			continue // not read: loading the board, if it is one, says why
+		}
 		n, s, err := topLevelFields(f)
 		if err != nil {
 			return false, err

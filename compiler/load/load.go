@@ -189,6 +189,12 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 		}
 		cfg.Dir, arg = filepath.Dir(abs), abs
 	}
+	if file, why := checkInputs(moduleRoot(cfg.Dir), cfg.Dir); file != "" {
+		if rel, err := filepath.Rel(l.wd, file); l.wd != "" && err == nil && filepath.IsLocal(rel) {
+			file = rel
+		}
+		return nil, nil, l.pathError(file, why)
+	}
 	insts := load.Instances([]string{arg}, cfg)
 	if len(insts) != 1 {
 		return nil, nil, l.pathError(path, "expected one CUE package")
