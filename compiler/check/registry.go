@@ -14,6 +14,8 @@ func All() []*Check {
 		DMAAboveBus,
 		DMARangesCells,
 		DMARangesOverlap,
+		DMARangesWalk,
+		DMARangesEmptyCells,
 		DPIOCount,
 		RXStashing,
 		CPUTopology,
