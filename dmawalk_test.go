@@ -16,65 +16,15 @@ import (
 
 	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/draft"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/internal/testtool"
 )
 
-// dmaWalk is what of_dma_get_range() (Linux drivers/of/address.c, v6.12)
-// finds for a device whose DMA parent is np, as of_dma_configure_id()
-// (drivers/of/device.c) calls it: the node whose dma-ranges ended the
-// walk and its windows, or "-ENODEV" when the walk finds none, and then
-// the kernel sets no bus_dma_limit.
-//
-// The walk goes up from np through __of_get_dma_parent(): an empty
-// dma-ranges is passed (identity), a missing one is passed on the first
-// node only ("once we find 'dma-ranges', then a missing one is an
-// error"), the first non-empty one ends the walk.
-func dmaWalk(t *basetree.Tree, np *basetree.Node) string {
-	found := false
-	for n := np; n != nil; n = dmaParent(t, n) {
-		v, has := n.Prop("dma-ranges")
-		if has && len(v) > 0 {
-			rs, _, ok := n.DMARanges()
-			if !ok {
-				return n.Path + ": undecoded dma-ranges"
-			}
-			var top uint64
-			for _, r := range rs {
-				top = max(top, r[0]+r[2]-1) // dma_range_map_max()
-			}
-			return fmt.Sprintf("%s: %x, bus_dma_limit %#x", n.Path, rs, top)
-		}
-		if found && !has {
-			return "-ENODEV"
-		}
-		found = true
-	}
-	return "-ENODEV"
-}
-
-// dmaParent is __of_get_dma_parent() (drivers/of/address.c): the
-// provider named "dma-mem" in the node's interconnects, else the parent.
-func dmaParent(t *basetree.Tree, n *basetree.Node) *basetree.Node {
-	names, _ := n.Strings("interconnect-names")
-	ics, _ := n.Cells("interconnects")
-	for i, at := 0, 0; i < len(names) && at < len(ics); i++ {
-		p := t.ByPhandle(ics[at])
-		if p == nil {
-			break
-		}
-		if names[i] == "dma-mem" {
-			return p
-		}
-		cells, _ := p.U32("#interconnect-cells")
-		at += 1 + int(cells)
-	}
-	return n.Parent
-}
-
-// walks returns dmaWalk for every node of the tree below the root, as
-// though each were a device: the walk starts at its DMA parent.
+// walks returns what of_dma_get_range() finds for every node of the tree
+// below the root, as though each were a device: the walk
+// (basetree.Tree.DMAWalk) starts at its DMA parent.
 func walks(t *basetree.Tree) map[string]string {
 	out := map[string]string{}
 	for _, p := range t.Paths() {
@@ -82,7 +32,15 @@ func walks(t *basetree.Tree) map[string]string {
 		if n.Parent == nil || strings.HasPrefix(p, "/__") {
 			continue
 		}
-		out[p] = dmaWalk(t, dmaParent(t, n))
+		w := t.DMAWalk(t.DMAParent(n), nil)
+		switch {
+		case w.At == nil:
+			out[p] = "-ENODEV"
+		case !w.OK:
+			out[p] = w.At.Path + ": undecoded dma-ranges"
+		default:
+			out[p] = fmt.Sprintf("%s: %x, bus_dma_limit %#x", w.At.Path, w.Ranges, w.Limit)
+		}
 	}
 	return out
 }
@@ -98,60 +56,6 @@ func props(t *basetree.Tree) map[string]string {
 		}
 	}
 	return out
-}
-
-// TestDMAWalkModel pins dmaWalk to the kernel's rules on a tree of its
-// own: a missing dma-ranges on the first node is passed over, an empty one
-// is an identity, a missing one further up ends the walk, and a dma-mem
-// interconnect replaces the parent.
-func TestDMAWalkModel(t *testing.T) {
-	testtool.Look(t, "dtc", "device-tree-compiler")
-	tree := dtcTree(t, `/dts-v1/;
-/ {
-	#address-cells = <2>; #size-cells = <2>;
-	soc {
-		#address-cells = <2>; #size-cells = <2>; ranges;
-		dma-ranges = <0x0 0x0 0x0 0x0 0x10 0x0>;
-		ic: ic { #interconnect-cells = <1>; dma-ranges = <0x0 0x0 0x0 0x0 0x1 0x0>; #address-cells = <2>; #size-cells = <2>; };
-		rp { #address-cells = <2>; #size-cells = <1>;
-			edge { #address-cells = <2>; #size-cells = <1>;
-				fastrpc { #address-cells = <1>; #size-cells = <0>; cb { }; };
-			};
-		};
-		id { #address-cells = <2>; #size-cells = <2>; dma-ranges;
-			leaf { #address-cells = <2>; #size-cells = <2>; dev { }; };
-		};
-		mem { interconnects = <&ic 7>, <&ic 8>; interconnect-names = "cpu", "dma-mem"; };
-	};
-};
-`)
-	got := walks(tree)
-	for path, want := range map[string]string{
-		"/soc/rp":                 "/soc: [[0 0 1000000000]], bus_dma_limit 0xfffffffff",
-		"/soc/rp/edge/fastrpc":    "-ENODEV",
-		"/soc/rp/edge/fastrpc/cb": "-ENODEV",
-		"/soc/id/leaf/dev":        "/soc: [[0 0 1000000000]], bus_dma_limit 0xfffffffff",
-		"/soc/mem":                "/soc/ic: [[0 0 100000000]], bus_dma_limit 0xffffffff",
-		"/soc/rp/edge":            "/soc: [[0 0 1000000000]], bus_dma_limit 0xfffffffff",
-	} {
-		if got[path] != want {
-			t.Errorf("%s: walk finds %q, want %q", path, got[path], want)
-		}
-	}
-}
-
-// dtcTree compiles DTS source with dtc and reads it.
-func dtcTree(t *testing.T, src string) *basetree.Tree {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "t.dts")
-	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tree, err := basetree.Compile{DTS: f, Include: []string{t.TempDir()}}.Build(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tree
 }
 
 // walkBoards are upstream boards on which a fragment once wrote dma-ranges
@@ -173,18 +77,24 @@ var walkBoards = []string{
 // property for property, and of_dma_get_range() must find the same
 // dma-ranges from every node. A negative control writes the windows the
 // fragment once invented on sm8550 and expects the walk to change.
+// BOARDC_WALK_BOARDS (vendor/board, comma-separated) names other boards
+// of the corpus to compare instead.
 func TestFragmentDMAWalk(t *testing.T) {
+	list := walkBoards
+	if env := os.Getenv("BOARDC_WALK_BOARDS"); env != "" {
+		list = strings.Split(env, ",")
+	}
 	testtool.Look(t, "dtc", "device-tree-compiler")
 	testtool.Look(t, "cpp", "cpp")
 	shared := testtool.RequireShared(t, ".")
-	root := corpusTree(t, filepath.Join(shared, "corpus", "linux-v7.1-dts-arm64.tar.gz"))
+	root := corpusTree(t, filepath.Join(shared, "corpus", "linux-v7.1-dts-arm64.tar.gz"), list)
 	t.Setenv("CUE_REGISTRY", "none")
 	ctx := context.Background()
 	c, err := boardc.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range walkBoards {
+	for _, name := range list {
 		t.Run(name, func(t *testing.T) {
 			dts := "arch/arm64/boot/dts/" + name + ".dts"
 			up, err := basetree.Compile{Root: root, DTS: dts, Annotate: true}.Build(ctx)
@@ -219,6 +129,13 @@ func TestFragmentDMAWalk(t *testing.T) {
 				var b strings.Builder
 				_ = r.Diagnostics.WriteText(&b)
 				t.Fatalf("draft does not build:\n%s", b.String())
+			}
+			// Checked against its upstream tree, the description's buses
+			// and the kernel's walk agree: no BC0608.
+			for _, dg := range check.RunWith(r.Board, up).Diagnostics {
+				if dg.Code == "BC0608" {
+					t.Errorf("%s", dg)
+				}
 			}
 			var frag string
 			for _, f := range r.Files {
@@ -281,10 +198,10 @@ func withFragment(t *testing.T, root, dts, frag string) *basetree.Tree {
 	return tree
 }
 
-// corpusTree extracts the arm64 sources of walkBoards' vendors and the
+// corpusTree extracts the arm64 sources of the boards' vendors and the
 // dt-bindings headers from the corpus archive, laid out as a kernel tree
 // (arch/arm64/boot/dts, scripts/dtc/include-prefixes).
-func corpusTree(t *testing.T, archive string) string {
+func corpusTree(t *testing.T, archive string, boards []string) string {
 	t.Helper()
 	f, err := os.Open(archive)
 	if err != nil {
@@ -299,7 +216,10 @@ func corpusTree(t *testing.T, archive string) string {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	want := []string{"src/arm64/qcom/", "src/arm64/freescale/", "include/dt-bindings/"}
+	want := []string{"include/dt-bindings/"}
+	for _, b := range boards {
+		want = append(want, "src/arm64/"+filepath.Dir(b)+"/")
+	}
 	tr := tar.NewReader(zr)
 	for {
 		h, err := tr.Next()

@@ -47,6 +47,7 @@ func All() []*Check {
 		BaseCPUs,
 		BaseStatus,
 		BaseCoherency,
+		BaseDMAWalk,
 		DPMACLink,
 		DPNIID,
 	})
