@@ -7,7 +7,10 @@
 // the DMA parents, and of_dma_get_range() walks up from a device's parent
 // bus, where an empty dma-ranges means "identity, keep walking" and, once
 // the walk has passed one node, a missing dma-ranges ends it with no
-// translation at all.
+// translation at all. The fragment writes a dma-ranges only on a bus whose
+// description states one: never on a bus between a master and a
+// translation above it, which would change what the walk finds for every
+// device below that bus (check BC0205 says where the walk stops instead).
 package dts
 
 import (
@@ -86,16 +89,6 @@ func plan(b *ir.Board) []*dtNode {
 			origin: outputs.From(bus.Ref()),
 		})
 	}
-	for _, bus := range ancestorsNeedingRanges(b) {
-		n := get(bus.Node, "bus "+bus.Key, bus.Ref())
-		n.bus = bus
-		n.props = append(n.props, prop{
-			name:   "dma-ranges",
-			text:   rangesProp(bus, &b.SoC, nil),
-			why:    outputs.N("identity, so that of_dma_get_range() reaches the translation above; ", bus.Pos),
-			origin: outputs.From(bus.Ref()),
-		})
-	}
 	for _, m := range b.SoC.Masters {
 		p := prop{name: "dma-coherent", origin: outputs.From(m.Ref())}
 		switch m.Coherence() {
@@ -141,47 +134,17 @@ func plan(b *ir.Board) []*dtNode {
 	return out
 }
 
-// ancestorsNeedingRanges returns the buses that must carry a dma-ranges so
-// that a master below them reaches a translating bus further up. The walk
-// of of_dma_get_range() starts at the master's own bus, which may lack the
-// property; every bus after it, up to the translating one, must have one.
-func ancestorsNeedingRanges(b *ir.Board) []*ir.Bus {
-	need := map[*ir.Bus]bool{}
-	for _, m := range b.SoC.Masters {
-		chain := m.BusPath()
-		top := -1
-		for i, bus := range chain {
-			if len(bus.DMARanges) > 0 {
-				top = i
-				break
-			}
-		}
-		for i := 1; i < top; i++ {
-			if !chain[i].HasDMARanges {
-				need[chain[i]] = true
-			}
-		}
-	}
-	out := make([]*ir.Bus, 0, len(need))
-	for bus := range need {
-		out = append(out, bus)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Node.Path < out[j].Node.Path })
-	return out
-}
-
-// rangesProp renders dma-ranges for bus. No ranges means identity: an
-// empty property where the bus and its parent agree on cell counts, and an
-// explicit 1:1 window otherwise (dtc warns on an empty dma-ranges whose
-// cell counts differ from the parent's).
+// rangesProp renders the dma-ranges the description states for bus. An
+// empty list is an empty property, the identity of_dma_get_range()
+// (drivers/of/address.c) walks through, whatever the cell counts: a 1:1
+// window in its place would end the walk there and set a limit nobody
+// stated. dtc warns on an empty dma-ranges whose cell counts differ from
+// the parent's; check BC0206 says so before the fragment is built.
 func rangesProp(bus *ir.Bus, soc *ir.SoC, ranges []ir.DMARange) string {
-	pa, ps := soc.ParentCells(bus)
 	if len(ranges) == 0 {
-		if pa == bus.AddressCells && ps == bus.SizeCells {
-			return "dma-ranges;"
-		}
-		ranges = []ir.DMARange{{Child: 0, Parent: 0, Size: IdentitySize(bus)}}
+		return "dma-ranges;"
 	}
+	pa, _ := soc.ParentCells(bus)
 	var cells []string
 	for _, r := range ranges {
 		cells = append(cells, Cells(r.Child, bus.AddressCells)...)
@@ -189,23 +152,6 @@ func rangesProp(bus *ir.Bus, soc *ir.SoC, ranges []ir.DMARange) string {
 		cells = append(cells, Cells(r.Size, bus.SizeCells)...)
 	}
 	return "dma-ranges = <" + strings.Join(cells, " ") + ">;"
-}
-
-// IdentitySize is the size of a 1:1 window covering the bus's DMA address
-// space: 2^addressBits where the bus declares its width, else the largest
-// size its #size-cells can hold.
-func IdentitySize(bus *ir.Bus) uint64 {
-	bits := bus.AddressBits
-	if max := 32 * bus.SizeCells; bits == 0 || bits > max {
-		bits = max
-	}
-	if bits >= 64 {
-		return ^uint64(0)
-	}
-	if bits == 32*bus.SizeCells {
-		return 1<<uint(bits) - 1
-	}
-	return 1 << uint(bits)
 }
 
 // Cells splits v into n 32-bit cells, most significant first. Values that

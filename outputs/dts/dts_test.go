@@ -79,31 +79,49 @@ func baseTree(midCells int) string {
 `
 }
 
-// TestIntermediateRanges checks that the bus between a master's own bus and
-// the translating one gets a dma-ranges, empty where its cell counts equal
-// its parent's and an explicit 1:1 window where they differ (dtc warns on
-// an empty one there), that the master's own bus gets none, and that dtc
-// accepts the result without a warning.
+// TestIntermediateRanges checks that the fragment writes a dma-ranges only
+// where the description states one. With nothing stated on the buses
+// between the master and the translating /soc, it writes /soc's and
+// nothing else: no window on bus@f0000000, which would end
+// of_dma_get_range()'s walk there with a limit nobody stated. Where the
+// description states an identity on bus@f0000000, it writes an empty
+// dma-ranges whatever the cell counts (dtc then warns where they differ
+// from the parent's: check BC0206). dtc accepts the result.
 func TestIntermediateRanges(t *testing.T) {
 	for _, tc := range []struct {
 		midCells int
-		want     string   // the mid bus's property in the fragment
-		cells    []uint32 // and in the dtb
+		stated   bool
 	}{
-		{1, "dma-ranges = <0x0 0x0 0x0 0xffffffff>;", []uint32{0, 0, 0, 0xffffffff}},
-		{2, "dma-ranges;", []uint32{}},
+		{1, false},
+		{2, false},
+		{2, true},
+		{1, true},
 	} {
 		b := deepBoard(tc.midCells)
+		if tc.stated {
+			b.SoC.Buses[0].HasDMARanges, b.SoC.Buses[0].DMARangesPos = true, at(6)
+		}
 		frag := string(dts.Emit(b)[0].Data)
-		if !strings.Contains(frag, "&{/soc/bus@f0000000} {\n\t"+tc.want) {
-			t.Errorf("cells %d: fragment lacks %q on bus@f0000000:\n%s", tc.midCells, tc.want, frag)
+		mid := strings.Contains(frag, "&{/soc/bus@f0000000} {")
+		if mid != tc.stated {
+			t.Errorf("cells %d, stated %v: fragment writes bus@f0000000: %v:\n%s", tc.midCells, tc.stated, mid, frag)
+		}
+		if tc.stated && !strings.Contains(frag, "&{/soc/bus@f0000000} {\n\tdma-ranges; /* b.cue:6 */") {
+			t.Errorf("cells %d: fragment lacks the stated empty dma-ranges:\n%s", tc.midCells, frag)
 		}
 		if strings.Contains(frag, "&{/soc/bus@f0000000/sub@100000}") {
-			t.Errorf("cells %d: the master's own bus needs no dma-ranges:\n%s", tc.midCells, frag)
+			t.Errorf("cells %d: the master's own bus states no dma-ranges:\n%s", tc.midCells, frag)
+		}
+		if tc.stated && tc.midCells != 2 {
+			// dtc warns, as BC0206 says.
+			if w := dtcStderr(t, baseTree(tc.midCells)+frag); !strings.Contains(w, "Warning (dma_ranges_format)") {
+				t.Errorf("cells %d: dtc does not warn on the empty dma-ranges:\n%s", tc.midCells, w)
+			}
+			continue
 		}
 		tree := compileWith(t, baseTree(tc.midCells), frag)
-		if diff := cmp.Diff(tc.cells, tree.Cells("/soc/bus@f0000000", "dma-ranges")); diff != "" {
-			t.Errorf("cells %d: bus@f0000000 dma-ranges (-want +got):\n%s", tc.midCells, diff)
+		if _, has := tree["/soc/bus@f0000000"]["dma-ranges"]; has != tc.stated {
+			t.Errorf("cells %d, stated %v: bus@f0000000 has dma-ranges in the dtb: %v", tc.midCells, tc.stated, has)
 		}
 		if diff := cmp.Diff([]uint32{0, 0, 0, 0x80000000, 0, 0x80000000}, tree.Cells("/soc", "dma-ranges")); diff != "" {
 			t.Errorf("cells %d: /soc dma-ranges (-want +got):\n%s", tc.midCells, diff)
@@ -139,6 +157,21 @@ func compileWith(t *testing.T, base, frag string) fdt.Tree {
 		t.Fatal(err)
 	}
 	return tree
+}
+
+// dtcStderr compiles src with dtc and returns what it printed.
+func dtcStderr(t *testing.T, src string) string {
+	t.Helper()
+	bin := testtool.Look(t, "dtc", "device-tree-compiler")
+	f := filepath.Join(t.TempDir(), "b.dts")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-I", "dts", "-O", "dtb", "-o", os.DevNull, f).CombinedOutput()
+	if err != nil {
+		t.Fatalf("dtc: %v\n%s", err, out)
+	}
+	return string(out)
 }
 
 // TestCells splits values most significant cell first.
