@@ -192,3 +192,35 @@ func TestRootPortsByMaster(t *testing.T) {
 		t.Errorf("after apply:\n%s", strings.Join(d, "\n"))
 	}
 }
+
+// TestRootDotName: an interface may be named ".x" (net/core/dev.c
+// dev_valid_name() refuses only "", "." and "..", "/", ":" and white
+// space): tune.sh finds it by its node and --interface takes the name;
+// "." and ".." are usage errors.
+func TestRootDotName(t *testing.T) {
+	t.Parallel()
+	b := intree.Compile(t, portsCase).Board
+	script := filepath.Join(writeOutputs(t, tune.Emit(b)), tune.ScriptFile)
+	root, work := t.TempDir(), t.TempDir()
+	files := map[string]string{}
+	for k, v := range portsRoot() {
+		files[strings.Replace(k, "/net/eth1", "/net/.x", 1)] = strings.Replace(v, "/net/eth1", "/net/.x", 1)
+	}
+	makeTree(t, root, files)
+	run := func(args ...string) result {
+		return runSh(t, work, nil, script, append([]string{"--root", root}, args...)...)
+	}
+	r := run("--interface", ".x")
+	if r.code != tune.ExitOK || !strings.Contains(r.stdout, "8 value(s) set") ||
+		!strings.Contains(r.stdout, "interface eth3 is .x (node "+portNetdevs["eth1"]+")\n") {
+		t.Fatalf("--interface .x: %v", r)
+	}
+	if r := run(); r.code != tune.ExitOK || !strings.Contains(r.stdout, "24 value(s) set, 8 already in place") {
+		t.Errorf("apply: %v", r)
+	}
+	for _, bad := range []string{".", "..", "a:b"} {
+		if r := run("--interface", bad); r.code != tune.ExitUsage || !strings.Contains(r.stderr, "--interface: not an interface name: "+bad) {
+			t.Errorf("--interface %s: %v", bad, r)
+		}
+	}
+}

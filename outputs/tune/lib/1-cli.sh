@@ -102,8 +102,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 ROOT=${ROOT%/}
+# An interface name as net/core/dev.c dev_valid_name() allows it: not
+# empty, "." or "..", no "/", ":" or white space (a name may start with
+# "." otherwise).
 case $only_if in
-*/* | .* | *"$nl"* | *" "* | *"$tab"*) usage_error "--interface: not an interface name: $only_if" ;;
+. | .. | */* | *:* | *"$nl"* | *" "* | *"$tab"*) usage_error "--interface: not an interface name: $only_if" ;;
 esac
 
 rest=$only,

@@ -87,7 +87,7 @@ netdev_by_node() {
 		[ -n "$a" ] && want=$a
 	fi
 	found=
-	for d in "$ROOT"/sys/class/net/*; do
+	for d in "$ROOT"/sys/class/net/* "$ROOT"/sys/class/net/.[!.]* "$ROOT"/sys/class/net/..?*; do
 		on=$(nearest_of_node "$d") || continue
 		case $on in
 		"$want" | "$want"/*) found="$found${found:+ }${d##*/}" ;;
@@ -119,7 +119,7 @@ nearest_of_node() {
 # dpni.N.
 netdev_by_dpni() {
 	found=
-	for d in "$ROOT"/sys/class/net/*; do
+	for d in "$ROOT"/sys/class/net/* "$ROOT"/sys/class/net/.[!.]* "$ROOT"/sys/class/net/..?*; do
 		p=$(cd -P -- "$d/device" 2>/dev/null && pwd -P) || continue
 		[ "${p##*/}" = "dpni.$1" ] && found="$found${found:+ }${d##*/}"
 	done
