@@ -223,7 +223,7 @@ func (cp *Corpus) run(ctx context.Context, c *boardc.Compiler, dts, work string,
 		var causes []string
 		seen := map[string]bool{}
 		for _, ch := range changes {
-			if c := changesTree + ch.Kind + " " + ch.Prop; !seen[c] {
+			if c := changesTree + ch.Cause(); !seen[c] {
 				seen[c] = true
 				causes = append(causes, c)
 			}

@@ -3,6 +3,7 @@ package conform
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -76,6 +77,17 @@ func (c Change) String() string {
 		return fmt.Sprintf("%s node %s", c.Kind, c.Path)
 	}
 	return fmt.Sprintf("%s %s:%s", c.Kind, c.Path, c.Prop)
+}
+
+// Cause returns the change without the node's unit address and parents:
+// "adds dma-ranges on remoteproc", "removes node usb".
+func (c Change) Cause() string {
+	name := path.Base(c.Path)
+	name, _, _ = strings.Cut(name, "@")
+	if c.Prop == "" {
+		return fmt.Sprintf("%s node %s", c.Kind, name)
+	}
+	return fmt.Sprintf("%s %s on %s", c.Kind, c.Prop, name)
 }
 
 // Diff returns how the tree got differs from want: every node and

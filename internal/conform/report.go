@@ -237,7 +237,7 @@ func Report(run *Run, sample []string, tarball string) []byte {
 				p("| %d | %d more causes | |", rest, len(cs)-i)
 				break
 			}
-			p("| %d | %s | %s |", len(c.boards), cell(c.text), cell(strings.Join(first(c.boards, 3), ", ")))
+			p("| %d | %s | %s |", len(c.boards), cell(c.text), cell(strings.Join(examples(c.boards, 3), ", ")))
 		}
 	}
 	p("")
@@ -247,6 +247,28 @@ func Report(run *Run, sample []string, tarball string) []byte {
 		p("- %s: %d boards", c.text, len(c.boards))
 	}
 	return b.Bytes()
+}
+
+// examples returns at most n of boards, from as many vendors as there
+// are: the first board of each vendor in turn, then the next ones.
+func examples(boards []string, n int) []string {
+	var out []string
+	used := map[string]bool{}
+	for pass := 0; pass < 2 && len(out) < n; pass++ {
+		vendors := map[string]bool{}
+		for _, b := range boards {
+			v, _, _ := strings.Cut(b, "/")
+			if len(out) == n {
+				break
+			}
+			if used[b] || (pass == 0 && vendors[v]) {
+				continue
+			}
+			vendors[v], used[b] = true, true
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // cell escapes text for a Markdown table cell.

@@ -147,3 +147,19 @@ func TestCoherent(t *testing.T) {
 		}
 	}
 }
+
+func TestExamples(t *testing.T) {
+	boards := []string{"a/1.dts", "a/2.dts", "a/3.dts", "b/1.dts", "c/1.dts", "c/2.dts"}
+	for _, c := range []struct {
+		n    int
+		want []string
+	}{
+		{2, []string{"a/1.dts", "b/1.dts"}},
+		{4, []string{"a/1.dts", "b/1.dts", "c/1.dts", "a/2.dts"}},
+		{9, []string{"a/1.dts", "b/1.dts", "c/1.dts", "a/2.dts", "a/3.dts", "c/2.dts"}},
+	} {
+		if diff := cmp.Diff(c.want, examples(boards, c.n)); diff != "" {
+			t.Errorf("examples(%d) (-want +got):\n%s", c.n, diff)
+		}
+	}
+}

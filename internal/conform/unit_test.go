@@ -69,15 +69,20 @@ func dtb(t *testing.T, src string) *basetree.Tree {
 }
 
 func TestDiff(t *testing.T) {
-	want := dtb(t, `/dts-v1/; / { a { x = <1>; y; }; b { }; };`)
-	got := dtb(t, `/dts-v1/; / { a { x = <2>; z; }; c { }; };`)
-	var changes []string
+	want := dtb(t, `/dts-v1/; / { a@1 { x = <1>; y; }; b { }; };`)
+	got := dtb(t, `/dts-v1/; / { a@1 { x = <2>; z; }; c { }; };`)
+	var changes, causes []string
 	for _, c := range conform.Diff(want, got) {
 		changes = append(changes, c.String())
+		causes = append(causes, c.Cause())
 	}
-	wantChanges := []string{"adds /a:z", "changes /a:x", "removes /a:y", "removes node /b", "adds node /c"}
+	wantChanges := []string{"adds /a@1:z", "changes /a@1:x", "removes /a@1:y", "removes node /b", "adds node /c"}
 	if diff := cmp.Diff(wantChanges, changes); diff != "" {
 		t.Errorf("Diff (-want +got):\n%s", diff)
+	}
+	wantCauses := []string{"adds z on a", "changes x on a", "removes y on a", "removes node b", "adds node c"}
+	if diff := cmp.Diff(wantCauses, causes); diff != "" {
+		t.Errorf("causes (-want +got):\n%s", diff)
 	}
 	if d := conform.Diff(want, want); len(d) != 0 {
 		t.Errorf("a tree differs from itself: %v", d)
