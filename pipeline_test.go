@@ -33,6 +33,7 @@ var stages = map[string]int{
 	"":                     7, // boardc, the facade
 	"internal/outset":      8,
 	"internal/corpus":      8,
+	"internal/conform":     8,
 	"internal/intree":      8,
 	"internal/targetplan":  8,
 	"report":               9,

@@ -34,8 +34,11 @@ shared=${BOARDC_SHARED:-../shared}
 if [ -d "$shared/upstream-dts" ]; then
 	export BOARDC_REQUIRE_SHARED=1
 else
-	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestTopology, TestPropSource, TestRoundTrip and TestBuildrootDTSCompiles are skipped" >&2
+	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestTopology, TestPropSource, TestRoundTrip, TestBuildrootDTSCompiles and TestCorpus are skipped" >&2
 fi
+# go test ./... below runs internal/conform's TestCorpus on its fixed
+# sample of the upstream arm64 corpus ($shared/corpus, one board per
+# vendor and SoC family); scripts/corpus.sh runs every board.
 if git rev-parse --git-dir >/dev/null 2>&1; then
 	unformatted=$(git ls-files -z '*.go' | xargs -0 gofmt -l)
 else
