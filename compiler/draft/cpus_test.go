@@ -42,7 +42,7 @@ func TestDynamIQ(t *testing.T) {
 	if !strings.Contains(soc, want) {
 		t.Errorf("the SoC draft has no\n%s\nin:\n%s", want, soc)
 	}
-	tree := dynamiqTree(t)
+	tree := treeOf(t, "dynamiq.dts")
 	r := compileDraftWith(t, files, "dynamiq", "package dynamiq\n\nsoc: masters: [_]: dma: streaming: 32\n",
 		boardc.Options{BaseTree: func(*ir.Board) (*basetree.Tree, error) { return tree, nil }})
 	if r.Diagnostics.HasErrors() {
@@ -62,14 +62,43 @@ func TestDynamIQ(t *testing.T) {
 	}
 }
 
-// dynamiqTree compiles testdata/dynamiq.dts and reads it.
-func dynamiqTree(t *testing.T) *basetree.Tree {
+// TestNoCPUs imports a tree with no /cpus: the draft says so in a TODO,
+// writes an empty cluster list and, with the DMA width added, vets clean
+// against the tree with zero CPUs.
+func TestNoCPUs(t *testing.T) {
+	files := importDTS(t, "nocpus.dts")
+	var soc string
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, "soc/") {
+			soc = string(f.Data)
+		}
+	}
+	for _, want := range []string{"// TODO cpus: the tree has no CPU nodes", "\tcpus: clusters: []\n"} {
+		if !strings.Contains(soc, want) {
+			t.Errorf("the SoC draft has no %q:\n%s", want, soc)
+		}
+	}
+	tree := treeOf(t, "nocpus.dts")
+	r := compileDraftWith(t, files, "nocpus", "package nocpus\n\nsoc: masters: [_]: dma: streaming: 32\n",
+		boardc.Options{BaseTree: func(*ir.Board) (*basetree.Tree, error) { return tree, nil }})
+	if len(r.Diagnostics) > 0 {
+		var b strings.Builder
+		_ = r.Diagnostics.WriteText(&b)
+		t.Fatalf("the draft has diagnostics against its tree:\n%s", b.String())
+	}
+	if n := r.Board.SoC.NumCPUs(); n != 0 {
+		t.Errorf("%d CPUs, want 0", n)
+	}
+}
+
+// treeOf compiles testdata/NAME and reads it.
+func treeOf(t *testing.T, name string) *basetree.Tree {
 	t.Helper()
-	out, err := exec.Command("dtc", "-q", "-I", "dts", "-O", "dtb", "-@", "-o", "-", filepath.Join("testdata", "dynamiq.dts")).Output()
+	out, err := exec.Command("dtc", "-q", "-I", "dts", "-O", "dtb", "-@", "-o", "-", filepath.Join("testdata", name)).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := basetree.Read(out, "dynamiq.dts")
+	tree, err := basetree.Read(out, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func (g *gen) cpus(w *w) {
 			"TODO check the clusters (CPUs sharing an L2 cache) in the SoC's reference manual.", g.o.Source, len(cpus)))
 	}
 	if len(topo.Clusters) == 0 {
-		w.comment("TODO cpus: the tree has no CPU nodes; list the clusters and their CPUs.")
+		w.comment("TODO cpus: the tree has no CPU nodes (older uniprocessor SoCs have no /cpus); list the clusters and their CPUs from the SoC's reference manual, or leave none: then no IRQ pin, steering mask or isolated CPU can name a CPU.")
 		w.p("cpus: clusters: []")
 		return
 	}
