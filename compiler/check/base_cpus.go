@@ -12,6 +12,8 @@ import (
 var BaseCPUs = &Check{
 	Code: diag.Code{ID: "BC0605", Name: "base-cpus", Severity: diag.Error,
 		Doc: "The description's CPU count, clusters or core types differ from the base tree's /cpus: the " +
+			"core of each CPU (its cluster's core, or the entry of cores naming it) against the first " +
+			"compatible of its CPU node; the " +
 			"CPU nodes (device_type \"cpu\", numbered in tree order as arch/arm64/kernel/smp.c numbers " +
 			"them), grouped by cpu-map's leaf clusters (drivers/base/arch_topology.c), or by shared " +
 			"next-level-cache where there is no cpu-map. IRQ pinning, steering masks, DPIO tables and " +
@@ -35,9 +37,9 @@ var BaseCPUs = &Check{
 		}
 		for i, c := range s.Clusters {
 			for _, cpu := range c.CPUs {
-				if cpu < len(cpus) && cpus[cpu].Core != "" && cpus[cpu].Core != c.Core {
+				if core := c.CoreOf(cpu); cpu < len(cpus) && cpus[cpu].Core != "" && cpus[cpu].Core != core {
 					p.Report(ir.ClusterRef(i), c.Pos,
-						fmt.Sprintf("cluster %d: CPU %d is %q in the base tree, not %q", i, cpu, cpus[cpu].Core, c.Core),
+						fmt.Sprintf("cluster %d: CPU %d is %q in the base tree, not %q", i, cpu, cpus[cpu].Core, core),
 						inTree(t, cpus[cpu].Node.Path))
 					break
 				}

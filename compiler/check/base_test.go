@@ -114,3 +114,60 @@ func TestBaseClusters(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseClustersDynamIQ: a cpu-map cluster of two core types (MediaTek
+// MT8195's cluster0 of Cortex-A55 and Cortex-A78) is one cluster whose
+// cores names the CPUs of the second type; each CPU is compared with its
+// own node's compatible, and splitting the cluster by core type differs
+// from cpu-map.
+func TestBaseClustersDynamIQ(t *testing.T) {
+	tree := baseOf(t, `/dts-v1/;
+/ {
+	#address-cells = <2>; #size-cells = <2>;
+	cpus { #address-cells = <1>; #size-cells = <0>;
+		c0: cpu@0 { device_type = "cpu"; compatible = "arm,cortex-a55"; reg = <0>; };
+		c1: cpu@100 { device_type = "cpu"; compatible = "arm,cortex-a55"; reg = <0x100>; };
+		c2: cpu@200 { device_type = "cpu"; compatible = "arm,cortex-a78"; reg = <0x200>; };
+		c3: cpu@300 { device_type = "cpu"; compatible = "arm,cortex-a78"; reg = <0x300>; };
+		cpu-map {
+			cluster0 {
+				core0 { cpu = <&c0>; }; core1 { cpu = <&c1>; };
+				core2 { cpu = <&c2>; }; core3 { cpu = <&c3>; };
+			};
+		};
+	};
+};
+`)
+	a55, a78 := "arm,cortex-a55", "arm,cortex-a78"
+	for _, tc := range []struct {
+		name     string
+		clusters []ir.Cluster
+		want     []string
+	}{
+		{"one core type", []ir.Cluster{{Core: a55, CPUs: []int{0, 1, 2, 3}}},
+			[]string{`cluster 0: CPU 2 is "arm,cortex-a78" in the base tree, not "arm,cortex-a55"`}},
+		{"cores per CPU", []ir.Cluster{{Core: a55, CPUs: []int{0, 1, 2, 3}, Cores: []ir.CoreCPUs{{Core: a78, CPUs: []int{2, 3}}}}},
+			nil},
+		{"cores on the wrong CPU", []ir.Cluster{{Core: a55, CPUs: []int{0, 1, 2, 3}, Cores: []ir.CoreCPUs{{Core: a78, CPUs: []int{1, 3}}}}},
+			[]string{`cluster 0: CPU 1 is "arm,cortex-a55" in the base tree, not "arm,cortex-a78"`}},
+		{"split by core type", []ir.Cluster{{Core: a55, CPUs: []int{0, 1}}, {Core: a78, CPUs: []int{2, 3}}},
+			[]string{`the clusters [[0 1] [2 3]] differ from the base tree's [[0 1 2 3]] (from its cpu-map)`}},
+	} {
+		b := board()
+		b.SoC.Clusters = tc.clusters
+		for i := range b.SoC.Clusters {
+			b.SoC.Clusters[i].Pos = pos(4)
+		}
+		b.SoC.DPAA2 = nil
+		finish(b)
+		p := &Pass{Board: b, Base: tree, check: BaseCPUs}
+		BaseCPUs.Run(p)
+		var got []string
+		for _, d := range p.found {
+			got = append(got, d.d.Message)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -17,7 +17,10 @@ var CPURange = &Check{
 		n := p.Board.SoC.NumCPUs()
 		bad := func(on ir.Ref, pos ir.Pos, what string, cpus []int) {
 			for _, c := range cpus {
-				if c >= n {
+				switch {
+				case n == 0:
+					p.Report(on, pos, fmt.Sprintf("%s names CPU %d, but the SoC has no CPUs (its clusters are empty)", what, c))
+				case c >= n:
 					p.Report(on, pos, fmt.Sprintf("%s names CPU %d, but the SoC has %d CPUs (0..%d)", what, c, n, n-1))
 				}
 			}

@@ -12,7 +12,7 @@ var DMARangesOverlap = &Check{
 	Code: diag.Code{ID: "BC0204", Name: "dma-ranges-overlap", Severity: diag.Error,
 		Doc: "Two dma-ranges windows of one bus overlap in the child (device) address space, so one DMA " +
 			"address translates two ways, or a window reaches beyond what the parent bus can address " +
-			"(its addressBits, else its #address-cells). of_dma_get_range() (drivers/of/address.c) takes " +
+			"(its declared addressBits; its #address-cells bound only how the window's start is written). of_dma_get_range() (drivers/of/address.c) takes " +
 			"the windows as they come: the device DMAs to the wrong memory."},
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
@@ -27,7 +27,7 @@ var DMARangesOverlap = &Check{
 					}
 				}
 			}
-			limit := parentLimit(soc.RootAddressCells, b.Parent)
+			limit := parentLimit(b.Parent)
 			for _, r := range rs {
 				if limit == 0 {
 					break

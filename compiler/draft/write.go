@@ -2,6 +2,7 @@ package draft
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -78,23 +79,81 @@ func (g *gen) cpus(w *w) {
 			"TODO check the clusters (CPUs sharing an L2 cache) in the SoC's reference manual.", g.o.Source, len(cpus)))
 	}
 	if len(topo.Clusters) == 0 {
-		w.comment("TODO cpus: the tree has no CPU nodes; list the clusters and their CPUs.")
+		w.comment("TODO cpus: the tree has no CPU nodes (older uniprocessor SoCs have no /cpus); list the clusters and their CPUs from the SoC's reference manual, or leave none: then no IRQ pin, steering mask or isolated CPU can name a CPU.")
 		w.p("cpus: clusters: []")
 		return
 	}
 	w.p("cpus: clusters: [")
 	for _, c := range topo.Clusters {
-		core := ""
-		if len(c) > 0 && c[0] < len(cpus) {
-			core = cpus[c[0]].Core
+		core, others := clusterCores(c, cpus)
+		if len(others) == 0 {
+			w.p("{core: %s, cpus: [%s]},", w.q(core), intList(c))
+			continue
 		}
-		ns := make([]string, len(c))
-		for i, n := range c {
-			ns[i] = fmt.Sprint(n)
+		// A DynamIQ cluster: the first CPU's core, and the others by
+		// their CPU nodes' compatible.
+		w.p("{")
+		w.p("core: %s", w.q(core))
+		w.p("cpus: [%s]", intList(c))
+		w.p("cores: {")
+		for _, o := range others {
+			w.p("%s: [%s]", w.q(o.core), intList(o.cpus))
 		}
-		w.p("{core: %s, cpus: [%s]},", w.q(core), strings.Join(ns, ", "))
+		w.p("}")
+		w.p("},")
 	}
 	w.p("]")
+}
+
+// coreCPUs is a core type and the CPUs of a cluster that have it.
+type coreCPUs struct {
+	core string
+	cpus []int
+}
+
+// clusterCores returns the core of a cluster's first CPU node with a
+// compatible and, in the order they first appear, the other cores of its
+// CPUs with their CPUs. A CPU node without a compatible counts as the
+// first core.
+func clusterCores(c []int, cpus []basetree.CPU) (string, []coreCPUs) {
+	coreOf := func(n int) string {
+		if n < len(cpus) {
+			return cpus[n].Core
+		}
+		return ""
+	}
+	if len(c) == 0 {
+		return "", nil
+	}
+	first := ""
+	for _, n := range c {
+		if first = coreOf(n); first != "" {
+			break
+		}
+	}
+	var others []coreCPUs
+	for _, n := range c {
+		core := coreOf(n)
+		if core == first || core == "" {
+			continue
+		}
+		i := slices.IndexFunc(others, func(o coreCPUs) bool { return o.core == core })
+		if i < 0 {
+			others = append(others, coreCPUs{core: core})
+			i = len(others) - 1
+		}
+		others[i].cpus = append(others[i].cpus, n)
+	}
+	return first, others
+}
+
+// intList writes numbers as the elements of a CUE list.
+func intList(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 func (g *gen) bus(w *w, b *basetree.Node) {

@@ -99,6 +99,9 @@ func (b *Board) walk(yield func(Element) bool, refsOnly bool) {
 	for i, c := range s.Clusters {
 		fs = fresh()
 		fs.at(c.Pos, "CPU cluster of %s: CPUs %s", c.Core, ints(c.CPUs))
+		for _, cc := range c.Cores {
+			fs.at(cc.Pos, "of which %s: CPUs %s", cc.Core, ints(cc.CPUs))
+		}
 		el(ClusterRef(i), c.Pos, fs)
 	}
 	if d := s.DPAA2; d != nil {

@@ -9,6 +9,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -172,9 +173,43 @@ func (s *SoC) Master(key string) *Master {
 
 // Cluster is a group of CPUs sharing a cache.
 type Cluster struct {
+	// Core is the core of every CPU that Cores does not name.
+	Core string
+	CPUs []int
+	// Cores names the CPUs whose core is not Core (a DynamIQ cluster of
+	// several core types), sorted by core.
+	Cores []CoreCPUs
+	Pos   Pos
+}
+
+// CoreCPUs is one core type of a cluster and the CPUs that have it.
+type CoreCPUs struct {
 	Core string
 	CPUs []int
 	Pos  Pos
+}
+
+// CoreOf returns the core of CPU cpu of the cluster: the entry of Cores
+// naming it, else Core.
+func (c *Cluster) CoreOf(cpu int) string {
+	for _, cc := range c.Cores {
+		if slices.Contains(cc.CPUs, cpu) {
+			return cc.Core
+		}
+	}
+	return c.Core
+}
+
+// CoreNames returns the cluster's core types, Core first, then those of
+// Cores that no other entry repeats, in order.
+func (c *Cluster) CoreNames() []string {
+	out := []string{c.Core}
+	for _, cc := range c.Cores {
+		if !slices.Contains(out, cc.Core) {
+			out = append(out, cc.Core)
+		}
+	}
+	return out
 }
 
 // Node names a device-tree node.

@@ -64,7 +64,11 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		RootPos:          n.at("root").Pos(),
 	}
 	for _, c := range n.at("cpus").at("clusters").list() {
-		s.Clusters = append(s.Clusters, ir.Cluster{Core: c.val("core").str(), CPUs: c.val("cpus").ints(), Pos: c.Pos()})
+		cl := ir.Cluster{Core: c.val("core").str(), CPUs: c.val("cpus").ints(), Pos: c.Pos()}
+		for _, f := range c.at("cores").fields() {
+			cl.Cores = append(cl.Cores, ir.CoreCPUs{Core: f.name, CPUs: f.ints(), Pos: f.Pos()})
+		}
+		s.Clusters = append(s.Clusters, cl)
 	}
 	byKey := map[string]*ir.Bus{}
 	parents := map[*ir.Bus]node{}

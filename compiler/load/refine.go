@@ -84,6 +84,18 @@ func refine(d diag.Diagnostic, path []string, data cue.Value) diag.Diagnostic {
 	case mastersRE.MatchString(full) && strings.Contains(d.Message, "required but not present"):
 		d.Code, d.Message = diag.Missing.ID, full+": "+mastersMissing
 		d.Notes = append(d.Notes, diag.Note{Message: mastersWas})
+	case full == "soc.cpus.clusters" && strings.Contains(d.Message, "required but not present"):
+		// clusters may be empty but must be written. Where an enclosing
+		// block is missing, that block is what is reported missing, as
+		// before clusters could be empty (the same message for soc is
+		// then one diagnostic).
+		d.Code = diag.Missing.ID
+		for _, at := range []string{"soc", "soc.cpus", full} {
+			if !data.LookupPath(cue.ParsePath(at)).Exists() || at == full {
+				d.Message = at + ": required field is missing"
+				break
+			}
+		}
 	case strings.HasSuffix(strings.TrimSuffix(d.Message, ":"), "errors in empty disjunction"):
 		d.Message = full + ": the value matches none of the schema's alternatives"
 	}
