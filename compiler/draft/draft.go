@@ -39,6 +39,9 @@ type Draft struct {
 	SoCPackage string
 	// Files are the SoC's and the board's files, SoC first.
 	Files []File
+
+	g      *gen
+	compat []string
 }
 
 var boardNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
@@ -158,10 +161,10 @@ func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 	}
 	g := &gen{t: t, o: o, board: board, keys: newKeys()}
 	g.scan()
-	d := &Draft{Board: board, SoC: soc, SoCPackage: socPkg}
+	d := &Draft{Board: board, SoC: soc, SoCPackage: socPkg, g: g, compat: compat}
 	d.Files = append(d.Files,
 		File{Path: "soc/" + socPkg + "/" + socPkg + ".cue", Data: g.socFile(soc, socPkg, compat)},
-		File{Path: board + "/board.cue", Data: g.boardFile(board, socPkg, compat)},
+		File{Path: board + "/board.cue", Data: g.boardFile(board, socPkg, compat, nil)},
 	)
 	return d, nil
 }

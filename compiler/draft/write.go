@@ -2,6 +2,7 @@ package draft
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -214,7 +215,11 @@ func (g *gen) master(w *w, m *basetree.Node) {
 	w.p("}")
 }
 
-func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
+// boardFile writes the board's package. soc, when not nil, is the SoC
+// package the board imports, whose masters the board disables by their
+// node's status in the tree, under the SoC's keys; nil: the draft's own
+// masters and keys.
+func (g *gen) boardFile(board, socPkg string, compat []string, soc map[string]string) []byte {
 	t, src := g.t, g.o.Source
 	var w w
 	w.comment(fmt.Sprintf("Draft of the %s board, written by boardc import from %s. Review it, fill in the TODOs, then run boardc vet.", board, src))
@@ -232,19 +237,33 @@ func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
 	}
 	w.p("")
 	w.p("soc: %s.soc", socPkg)
-	var disabled []*basetree.Node
+	var disabled, unknown []string
 	for _, m := range g.masters {
-		if !m.Enabled() {
-			disabled = append(disabled, m)
+		if m.Enabled() {
+			continue
+		}
+		if soc == nil {
+			disabled = append(disabled, g.keys.of[m])
+		} else if _, ok := soc[m.Path]; !ok {
+			unknown = append(unknown, m.Path)
 		}
 	}
+	for p, k := range soc {
+		if n := g.t.Node(p); n != nil && !n.Enabled() {
+			disabled = append(disabled, k)
+		}
+	}
+	sort.Strings(disabled)
 	if len(disabled) > 0 {
 		w.comment(fmt.Sprintf("%s: the masters this board leaves disabled (status \"disabled\").", src))
 		w.p("soc: masters: {")
-		for _, m := range disabled {
-			w.p("%s: enabled: false", label(g.keys.of[m]))
+		for _, k := range disabled {
+			w.p("%s: enabled: false", label(k))
 		}
 		w.p("}")
+	}
+	if len(unknown) > 0 {
+		w.comment(fmt.Sprintf("%s also leaves disabled %s, which the SoC package does not describe.", src, strings.Join(unknown, ", ")))
 	}
 	w.p("")
 	g.memory(&w)
