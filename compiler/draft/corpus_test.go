@@ -18,9 +18,12 @@ import (
 // $BOARDC_CORPUS (the directory holding src/ and include/) and prints,
 // per board, the masters drafted and the upstream dma-coherent nodes the
 // draft does not carry (a coherent master, or a bus coherent for all its
-// masters whose fact is that node's). $BOARDC_CORPUS_BOARDS lists the
+// masters whose fact is that node's); a dma-coherent bus node with no
+// master below it is counted apart (idle: the draft has nothing to carry
+// it on). $BOARDC_CORPUS_BOARDS lists the
 // boards (paths below src/arm64, space-separated), or "random:N:SEED"
-// picks N of them. It skips without $BOARDC_CORPUS.
+// picks N of them; $BOARDC_CORPUS_LIST=1 also prints each master's path.
+// It skips without $BOARDC_CORPUS.
 func TestCorpus(t *testing.T) {
 	dir := os.Getenv("BOARDC_CORPUS")
 	if dir == "" {
@@ -42,7 +45,7 @@ func TestCorpus(t *testing.T) {
 			boards = append(boards, rel)
 		}
 	}
-	var masters, missing, extra, failed int
+	var masters, missing, extra, failed, idles int
 	for _, b := range boards {
 		comp := basetree.Compile{DTS: filepath.Join(src, b), Include: []string{filepath.Join(src, filepath.Dir(b)), src, filepath.Join(dir, "include")}}
 		tree, err := comp.Build(context.Background())
@@ -54,10 +57,20 @@ func TestCorpus(t *testing.T) {
 		g := &gen{t: tree, o: Options{Source: b}, board: "x", keys: newKeys()}
 		g.scan()
 		cov := g.coherentNodes()
-		var miss, ext []string
+		above := map[*basetree.Node]bool{}
+		for _, m := range g.masters {
+			for a := m.Parent; a != nil; a = a.Parent {
+				above[a] = true
+			}
+		}
+		var miss, ext, idle []string
 		for _, p := range tree.Paths() {
 			n := tree.Node(p)
-			if n.Has("dma-coherent") && !strings.HasPrefix(p, "/__") && !cov[n] {
+			switch {
+			case !n.Has("dma-coherent") || strings.HasPrefix(p, "/__") || cov[n]:
+			case isBusNode(n) && !above[n]:
+				idle = append(idle, p) // no master below: nothing to carry
+			default:
 				miss = append(miss, p)
 			}
 		}
@@ -70,9 +83,15 @@ func TestCorpus(t *testing.T) {
 		masters += len(g.masters)
 		missing += len(miss)
 		extra += len(ext)
-		fmt.Printf("%-60s masters %3d  missing %3d %v  extra %d %v\n", b, len(g.masters), len(miss), miss, len(ext), ext)
+		idles += len(idle)
+		fmt.Printf("%-60s masters %3d  missing %3d %v  extra %d %v  idle %v\n", b, len(g.masters), len(miss), miss, len(ext), ext, idle)
+		if os.Getenv("BOARDC_CORPUS_LIST") != "" {
+			for _, m := range g.masters {
+				fmt.Printf("master %s %s\n", b, m.Path)
+			}
+		}
 	}
-	fmt.Printf("TOTAL boards %d (failed %d)  masters %d  missing %d  extra %d\n", len(boards), failed, masters, missing, extra)
+	fmt.Printf("TOTAL boards %d (failed %d)  masters %d  missing %d  extra %d  idle %d\n", len(boards), failed, masters, missing, extra, idles)
 }
 
 // coherentNodes returns the nodes whose coherency the draft carries: its

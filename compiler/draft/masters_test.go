@@ -172,6 +172,55 @@ const elba = `/dts-v1/;
 };
 `
 
+// hamoa is upstream's qcom/hamoa.dtsi (Linux v7.1) ADSP remoteproc cut
+// down to its fastrpc session nodes: compute-cb@3 and @4 sit on the
+// sizeless fastrpc node (reg = <N>), each with its own iommus and
+// dma-coherent.
+const hamoa = `/dts-v1/;
+/ {
+	compatible = "qcom,x1e80100-crd", "qcom,x1e80100";
+	#address-cells = <2>;
+	#size-cells = <2>;
+	soc@0 {
+		compatible = "simple-bus";
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges = <0 0 0 0 0x10 0>;
+		apps_smmu: iommu@15000000 {
+			compatible = "qcom,x1e80100-smmu-500", "qcom,smmu-500", "arm,mmu-500";
+			reg = <0 0x15000000 0 0x100000>;
+			#iommu-cells = <2>;
+			dma-coherent;
+		};
+		remoteproc_adsp: remoteproc@6800000 {
+			compatible = "qcom,x1e80100-adsp-pas";
+			reg = <0x0 0x06800000 0x0 0x10000>;
+			glink-edge {
+				label = "lpass";
+				fastrpc {
+					compatible = "qcom,fastrpc";
+					label = "adsp";
+					#address-cells = <1>;
+					#size-cells = <0>;
+					compute-cb@3 {
+						compatible = "qcom,fastrpc-compute-cb";
+						reg = <3>;
+						iommus = <&apps_smmu 0x1003 0x80>, <&apps_smmu 0x1063 0x0>;
+						dma-coherent;
+					};
+					compute-cb@4 {
+						compatible = "qcom,fastrpc-compute-cb";
+						reg = <4>;
+						iommus = <&apps_smmu 0x1004 0x80>, <&apps_smmu 0x1064 0x0>;
+						dma-coherent;
+					};
+				};
+			};
+		};
+	};
+};
+`
+
 // compileDTS compiles DTS source with dtc -@ and reads it.
 func compileDTS(t *testing.T, src string) *basetree.Tree {
 	t.Helper()
@@ -200,8 +249,9 @@ func paths(ns []*basetree.Node) []string {
 // TestMasters: a dma-coherent on a bus is the bus's, and the masters
 // below it stay masters; host1x's clients with their own iommus are
 // masters and host1x is their bus; devices on I2C and SPI are never
-// masters; a non-coherent PCIe host bridge is left out, a coherent one
-// kept.
+// masters, nor devices named as masters on a sizeless bus, unless they
+// carry their own iommus or dma-coherent (fastrpc's sessions); a
+// non-coherent PCIe host bridge is left out, a coherent one kept.
 func TestMasters(t *testing.T) {
 	for _, tc := range []struct {
 		name, dts  string
@@ -215,6 +265,12 @@ func TestMasters(t *testing.T) {
 			"/bus@0/host1x@13e00000/nvdec@15480000", "/bus@0/host1x@13e00000/vic@15340000",
 		}, []string{"/pcie@14100000"}},
 		{"elba", elba, []string{"/soc/mmc@30440000"}, nil},
+		// Sizeless, but each with its own IOMMU stream and coherency.
+		{"hamoa", hamoa, []string{
+			"/soc@0/iommu@15000000",
+			"/soc@0/remoteproc@6800000/glink-edge/fastrpc/compute-cb@3",
+			"/soc@0/remoteproc@6800000/glink-edge/fastrpc/compute-cb@4",
+		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ms, pcie := masters(compileDTS(t, tc.dts))
@@ -243,6 +299,12 @@ func TestBusCoherentAll(t *testing.T) {
 		}},
 		{"elba", elba, []string{
 			"soc: {", "Upstream sets dma-coherent on /, above it:", "coherent: true", `source: "test.dts: dma-coherent on /"`, `masters: "all"`,
+		}},
+		// No upstream tree has a dma-noncoherent below a coherent bus
+		// (rk356x-base.dtsi's are on a non-coherent one): /soc of
+		// fsl-ls1043a.dtsi with its eSDHC opting out.
+		{"opt-out", strings.Replace(ls1043a, `reg = <0x0 0x1560000 0x0 0x10000>;`, `reg = <0x0 0x1560000 0x0 0x10000>; dma-noncoherent;`, 1), []string{
+			"esdhc: {", `coherency: {coherent: false, source: "test.dts: dma-noncoherent", reason: "upstream sets dma-noncoherent on /soc/mmc@1560000"}`,
 		}},
 		{"tegra234", tegra234, []string{
 			"host1x_13e00000: {", "parent: \"bus_0\"", "coherent: true",

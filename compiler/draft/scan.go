@@ -81,28 +81,29 @@ func isBusNode(n *basetree.Node) bool {
 	return false
 }
 
-// onMMIO reports whether n sits on a memory-mapped bus, where a device
-// can master DMA: not on a bus whose addresses have no size
-// (#size-cells = <0>: I2C, SPI, MDIO, a USB hub's ports, the CPUs), and not
-// below a node named as an I2C or SPI controller (devicetree
-// specification v0.4, 2.2.2: "i2c", "spi"). crypto@60 on an I2C bus
-// (an ATECC508A) or mmc@0 on SPI (mmc-spi-slot) is addressed by its
-// controller, which does any DMA.
-func onMMIO(n *basetree.Node) bool {
-	p := n.Parent
-	if p == nil {
-		return false
-	}
-	if p.Has("#size-cells") && p.SizeCells() == 0 {
-		return false
-	}
-	for a := p; a != nil; a = a.Parent {
+// onI2CorSPI reports whether n sits below a node named as an I2C or SPI
+// controller (devicetree specification v0.4, 2.2.2: "i2c", "spi"):
+// crypto@60 on an I2C bus (an ATECC508A) or mmc@0 on SPI (mmc-spi-slot)
+// is addressed by its controller, which does any DMA.
+func onI2CorSPI(n *basetree.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
 		name, _, _ := strings.Cut(a.Name, "@")
 		if name == "i2c" || name == "spi" || strings.HasPrefix(name, "i2c-") {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// onMMIO reports whether n sits on a memory-mapped bus: not on a bus
+// whose addresses have no size (#size-cells = <0>: I2C, SPI, MDIO, a USB
+// hub's ports), nor below an I2C or SPI controller.
+func onMMIO(n *basetree.Node) bool {
+	p := n.Parent
+	if p == nil || onI2CorSPI(n) {
+		return false
+	}
+	return !p.Has("#size-cells") || p.SizeCells() != 0
 }
 
 // isPCIeHost reports whether n is a PCI(e) host bridge: device_type
@@ -117,23 +118,29 @@ func isPCIeHost(n *basetree.Node) bool {
 }
 
 // isCandidate reports whether n is a DMA master by the rules above: a
-// device (not an interconnect) on a memory-mapped bus, that carries
-// dma-coherent or iommus, or has a DMA-capable generic name or
-// compatible. A PCIe host bridge is one only where it is coherent (the
+// device (not an interconnect, not below an I2C or SPI controller) that
+// carries dma-coherent or iommus, or one on a memory-mapped bus with a
+// DMA-capable generic name or compatible. A PCIe host bridge is one only where it is coherent (the
 // bridge's coherency is its endpoints', which pci_dma_configure(),
 // drivers/pci/pci-driver.c, takes from the host bridge's node): its
 // endpoints do the DMA, with masks their own drivers set, so a
 // non-coherent bridge has no fact for the draft to carry.
 func isCandidate(n *basetree.Node) bool {
-	if n.Path == "/" || strings.HasPrefix(n.Path, "/cpus") || strings.HasPrefix(n.Path, "/__") || isBusNode(n) || !onMMIO(n) {
+	if n.Path == "/" || strings.HasPrefix(n.Path, "/cpus") || strings.HasPrefix(n.Path, "/__") || isBusNode(n) || onI2CorSPI(n) {
 		return false
 	}
 	if isPCIeHost(n) {
 		coherent, _ := n.Coherent()
-		return coherent
+		return coherent && onMMIO(n)
 	}
 	if n.Has("dma-coherent") || n.Has("iommus") {
+		// Its own DMA identity, wherever it sits: the fastrpc
+		// compute-cb@N session nodes of Qualcomm's remoteprocs have
+		// reg = <N> on a sizeless bus, and each their own iommus.
 		return true
+	}
+	if !onMMIO(n) {
+		return false
 	}
 	compat, _ := n.Strings("compatible")
 	if len(compat) == 0 {
