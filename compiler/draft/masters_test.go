@@ -102,7 +102,7 @@ const ls1043a = `/dts-v1/;
 
 // tegra234 is upstream's tegra234.dtsi (Linux v7.1) host1x@13e00000 with
 // two of its clients, each with its own iommus and dma-coherent, and a
-// non-coherent PCIe host bridge (pcie@14100000) on the same bus.
+// non-coherent PCIe host bridge (pcie@14100000) with an endpoint below.
 const tegra234 = `/dts-v1/;
 / {
 	compatible = "nvidia,p3737-0000+p3701-0000", "nvidia,p3701-0000", "nvidia,tegra234";
@@ -146,6 +146,17 @@ const tegra234 = `/dts-v1/;
 		reg = <0x00 0x14100000 0x0 0x00020000>;
 		#address-cells = <3>;
 		#size-cells = <2>;
+		/* An endpoint as apple/t600x-j314-j316.dtsi describes its SD reader. */
+		pci@0,0 {
+			device_type = "pci";
+			reg = <0x0 0x0 0x0 0x0 0x0>;
+			#address-cells = <3>;
+			#size-cells = <2>;
+			mmc@0,0 {
+				compatible = "pci17a0,9755";
+				reg = <0x20000 0x0 0x0 0x0 0x0>;
+			};
+		};
 	};
 };
 `

@@ -124,10 +124,18 @@ func isPCIeHost(n *basetree.Node) bool {
 // bridge's coherency is its endpoints', which pci_dma_configure(),
 // drivers/pci/pci-driver.c, takes from the host bridge's node): its
 // endpoints do the DMA, with masks their own drivers set, so a
-// non-coherent bridge has no fact for the draft to carry.
+// non-coherent bridge has no fact for the draft to carry. Nothing below a
+// bridge is a master: root ports, endpoints and what an endpoint holds
+// (the RP1 of the Raspberry Pi 5) are on PCI, not on a memory-mapped
+// bus, and take their DMA configuration through the bridge.
 func isCandidate(n *basetree.Node) bool {
 	if n.Path == "/" || strings.HasPrefix(n.Path, "/cpus") || strings.HasPrefix(n.Path, "/__") || isBusNode(n) || onI2CorSPI(n) {
 		return false
+	}
+	for a := n.Parent; a != nil; a = a.Parent {
+		if isPCIeHost(a) {
+			return false // on PCI: a root port, an endpoint, what it holds
+		}
 	}
 	if isPCIeHost(n) {
 		coherent, _ := n.Coherent()
