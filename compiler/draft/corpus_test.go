@@ -22,7 +22,8 @@ import (
 // master below it is counted apart (idle: the draft has nothing to carry
 // it on). $BOARDC_CORPUS_BOARDS lists the
 // boards (paths below src/arm64, space-separated), or "random:N:SEED"
-// picks N of them; $BOARDC_CORPUS_LIST=1 also prints each master's path.
+// picks N of them; $BOARDC_CORPUS_LIST=1 also prints the SoC's
+// compatibles and each master's path.
 // It skips without $BOARDC_CORPUS.
 func TestCorpus(t *testing.T) {
 	dir := os.Getenv("BOARDC_CORPUS")
@@ -86,6 +87,9 @@ func TestCorpus(t *testing.T) {
 		idles += len(idle)
 		fmt.Printf("%-60s masters %3d  missing %3d %v  extra %d %v  idle %v\n", b, len(g.masters), len(miss), miss, len(ext), ext, idle)
 		if os.Getenv("BOARDC_CORPUS_LIST") != "" {
+			compat, _ := tree.Node("/").Strings("compatible")
+			board := nameOf(strings.TrimSuffix(filepath.Base(b), ".dts"))
+			fmt.Printf("soc %s %q of %q\n", b, socCompatibles(compat, board), compat)
 			for _, m := range g.masters {
 				fmt.Printf("master %s %s\n", b, m.Path)
 			}

@@ -90,6 +90,8 @@ func squash(s string) string {
 
 // socCompatibles returns the SoC's compatibles among the root's, most
 // specific first: the entries after the last one that names the board,
+// after the board family's entries that extend a later entry with "-"
+// (armada8040-mcbin before armada8040 on armada-8040-mcbin-singleshot),
 // and after the board vendor's own entries where the SoC's vendor differs
 // (solidrun,cn9130-clearfog before marvell,cn9130). The first entry is
 // always the board's, the last the SoC's. A compatible names the board when, letters and
@@ -109,6 +111,20 @@ func socCompatibles(compat []string, board string) []string {
 		_, after, _ := strings.Cut(c, ",")
 		if p := squash(after); p != "" && (strings.Contains(p, stem) || strings.HasSuffix(stem, p)) {
 			last = i
+		}
+	}
+	// A board family's entry extends a later one with "-":
+	// armada8040-mcbin before armada8040.
+	part := func(c string) string { _, after, _ := strings.Cut(c, ","); return after }
+	for extends := true; extends && last+2 < len(compat); {
+		extends = false
+		for _, c := range compat[last+2:] {
+			if p := part(c); p != "" && strings.HasPrefix(part(compat[last+1]), p+"-") {
+				extends = true
+			}
+		}
+		if extends {
+			last++
 		}
 	}
 	// The last entry is the SoC's, whatever it spells.

@@ -358,6 +358,13 @@ func TestSoCCompatibles(t *testing.T) {
 		// armada-8040-mcbin.dts
 		{"armada-8040-mcbin", []string{"marvell,armada8040-mcbin", "marvell,armada8040", "marvell,armada-ap806-quad", "marvell,armada-ap806"},
 			[]string{"marvell,armada8040", "marvell,armada-ap806-quad", "marvell,armada-ap806"}},
+		// armada-8040-mcbin-singleshot.dts
+		{"armada-8040-mcbin-singleshot", []string{"marvell,armada8040-mcbin-singleshot", "marvell,armada8040-mcbin", "marvell,armada8040", "marvell,armada-ap806-quad", "marvell,armada-ap806"},
+			[]string{"marvell,armada8040", "marvell,armada-ap806-quad", "marvell,armada-ap806"}},
+		// tegra234-p3737-0000+p3701-0000.dts: the module's entry is the
+		// board's, whose name ends with it.
+		{"tegra234-p3737-0000+p3701-0000", []string{"nvidia,p3737-0000+p3701-0000", "nvidia,p3701-0000", "nvidia,tegra234"},
+			[]string{"nvidia,tegra234"}},
 		// rk3588-rock-5b.dts
 		{"rk3588-rock-5b", []string{"radxa,rock-5b", "rockchip,rk3588"}, []string{"rockchip,rk3588"}},
 		// cn9130-cf-pro.dts
