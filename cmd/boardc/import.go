@@ -22,7 +22,7 @@ func newImport() *cobra.Command {
 	var (
 		outDir, board, soc, root string
 		include                  []string
-		force                    bool
+		force, replaceSoC        bool
 	)
 	c := &cobra.Command{
 		Use:   "import [-o DIR] [-I DIR]... [--dts-root DIR] FILE.dts|FILE.dtb",
@@ -53,10 +53,20 @@ directory, each -I DIR, and with --dts-root the kernel tree's
 scripts/dtc/include-prefixes as include paths; its dts: is then its path
 in that tree. FILE.dtb is read as it is (labels only if built with dtc -@).
 The draft is formatted as cue fmt formats it and is the same for the same
-tree. Existing files are not overwritten without --force; DIR gets a
-cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
+tree. DIR gets a cue.mod/module.cue (module boardc.dev/boards) if it has
+none. The board's existing files are not overwritten without --force.
+
+A second board on an SoC that has its package already (DIR/soc/<soc>/,
+--soc names it): import writes the board's package only, importing the
+SoC as it is and disabling the SoC's masters whose nodes the tree
+disables, and prints on standard error where the tree disagrees with the
+SoC: its DMA masters the SoC does not describe, and the base-tree checks
+(BC06xx) of the new board against the tree. The SoC is not changed; the
+exit status is 0 once the board is written, 1 when it does not load with
+the SoC. --replace-soc writes the SoC's draft over it instead.`,
 		Example: `  boardc import --dts-root ~/src/linux -o boards ~/src/linux/arch/arm64/boot/dts/marvell/armada-3720-espressobin.dts
   boardc import -o boards --board myboard -I include board.dtb
+  boardc import -o boards --soc armada37xx board2.dts    # onto boards/soc/armada37xx
   boardc vet boards/myboard`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -95,6 +105,10 @@ cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
 			if err != nil {
 				return usageError(cmd, err)
 			}
+			socPath := filepath.Join(outDir, filepath.FromSlash(d.Files[0].Path))
+			if _, err := os.Stat(socPath); err == nil && !replaceSoC {
+				return importBoard(cmd, d, tree, outDir, socPath, force)
+			}
 			files := d.Files
 			if modFile != nil {
 				files = append([]draft.File{{Path: "cue.mod/module.cue", Data: modFile}}, files...)
@@ -108,7 +122,7 @@ cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
 					}
 				}
 				path := filepath.Join(outDir, filepath.FromSlash(f.Path))
-				if _, err := os.Stat(path); err == nil && !force {
+				if _, err := os.Stat(path); err == nil && !force && path != socPath {
 					return fmt.Errorf("%s exists: not overwritten (use --force)", path)
 				}
 				out = append(out, data)
@@ -128,7 +142,8 @@ cue.mod/module.cue (module boardc.dev/boards) if it has none.`,
 	c.Flags().StringVar(&root, "dts-root", "", "the Linux tree `DIR` the .dts is in (default $"+basetree.RootEnv+")")
 	c.Flags().StringVar(&board, "board", "", "the board's `name` (default: the file's stem)")
 	c.Flags().StringVar(&soc, "soc", "", "the SoC's `name` (default: from the root's second compatible)")
-	c.Flags().BoolVar(&force, "force", false, "overwrite existing files")
+	c.Flags().BoolVar(&force, "force", false, "overwrite the board's existing files")
+	c.Flags().BoolVar(&replaceSoC, "replace-soc", false, "write the SoC's draft over an existing SoC package instead of importing it")
 	return c
 }
 

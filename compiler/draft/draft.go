@@ -39,6 +39,9 @@ type Draft struct {
 	SoCPackage string
 	// Files are the SoC's and the board's files, SoC first.
 	Files []File
+
+	g      *gen
+	compat []string
 }
 
 var boardNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
@@ -74,36 +77,78 @@ func pkgOf(name string) string {
 	return p
 }
 
-// SoCName picks the SoC's name from the root's compatibles, most specific
-// first: the first after the board's own that does not name the board
-// (armada8040-mcbin-doubleshot, armada8040-mcbin, armada8040 on the
-// MACCHIATObin board armada-8040-mcbin gives armada8040). A compatible
-// names the board when, letters and digits only, it holds the board's
-// name or the board's name ends with it (espressobin).
-func SoCName(compat []string, board string) string {
-	squash := func(s string) string {
-		var b strings.Builder
-		for _, r := range strings.ToLower(s) {
-			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-				b.WriteRune(r)
-			}
+// squash keeps the letters and digits of s, in lower case.
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
 		}
-		return b.String()
+	}
+	return b.String()
+}
+
+// socCompatibles returns the SoC's compatibles among the root's, most
+// specific first: the entries after the last one that names the board,
+// after the board family's entries that extend a later entry with "-"
+// (armada8040-mcbin before armada8040 on armada-8040-mcbin-singleshot),
+// and after the board vendor's own entries where the SoC's vendor differs
+// (solidrun,cn9130-clearfog before marvell,cn9130). The first entry is
+// always the board's, the last the SoC's. A compatible names the board when, letters and
+// digits only, it holds the board's name or the board's name ends with it
+// (armada8040-mcbin on armada-8040-mcbin, rock-5b on rk3588-rock-5b).
+// On armada-8040-mcbin ("marvell,armada8040-mcbin", "marvell,armada8040",
+// "marvell,armada-ap806-quad", "marvell,armada-ap806") that is every
+// entry from "marvell,armada8040" on.
+func socCompatibles(compat []string, board string) []string {
+	if len(compat) < 2 {
+		return []string{}
 	}
 	stem := squash(board)
-	part := func(c string) string {
-		_, after, _ := strings.Cut(c, ",")
-		return after
-	}
+	vendor := func(c string) string { v, _, _ := strings.Cut(c, ","); return v }
+	last := 0
 	for i, c := range compat {
-		p := squash(part(c))
-		if i == 0 || p == "" || strings.Contains(p, stem) || strings.HasSuffix(stem, p) {
-			continue
+		_, after, _ := strings.Cut(c, ",")
+		if p := squash(after); p != "" && (strings.Contains(p, stem) || strings.HasSuffix(stem, p)) {
+			last = i
 		}
-		return nameOf(part(c))
+	}
+	// A board family's entry extends a later one with "-":
+	// armada8040-mcbin before armada8040.
+	part := func(c string) string { _, after, _ := strings.Cut(c, ","); return after }
+	for extends := true; extends && last+2 < len(compat); {
+		extends = false
+		for _, c := range compat[last+2:] {
+			if p := part(c); p != "" && strings.HasPrefix(part(compat[last+1]), p+"-") {
+				extends = true
+			}
+		}
+		if extends {
+			last++
+		}
+	}
+	// The last entry is the SoC's, whatever it spells.
+	last = min(last, len(compat)-2)
+	socVendor := vendor(compat[len(compat)-1])
+	if bv := vendor(compat[0]); bv != socVendor {
+		for last+1 < len(compat)-1 && vendor(compat[last+1]) == bv {
+			last++
+		}
+	}
+	return append([]string{}, compat[last+1:]...)
+}
+
+// SoCName picks the SoC's name from the root's compatibles: the first of
+// the SoC's (socCompatibles), else the last compatible. On the
+// MACCHIATObin board armada-8040-mcbin it is armada8040.
+func SoCName(compat []string, board string) string {
+	if soc := socCompatibles(compat, board); len(soc) > 0 {
+		_, after, _ := strings.Cut(soc[0], ",")
+		return nameOf(after)
 	}
 	if len(compat) > 0 {
-		return nameOf(part(compat[len(compat)-1]))
+		_, after, _ := strings.Cut(compat[len(compat)-1], ",")
+		return nameOf(after)
 	}
 	return ""
 }
@@ -130,12 +175,12 @@ func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 	if socPkg == pkgOf(board) {
 		socPkg += "soc"
 	}
-	g := &gen{t: t, o: o, keys: newKeys()}
+	g := &gen{t: t, o: o, board: board, keys: newKeys()}
 	g.scan()
-	d := &Draft{Board: board, SoC: soc, SoCPackage: socPkg}
+	d := &Draft{Board: board, SoC: soc, SoCPackage: socPkg, g: g, compat: compat}
 	d.Files = append(d.Files,
 		File{Path: "soc/" + socPkg + "/" + socPkg + ".cue", Data: g.socFile(soc, socPkg, compat)},
-		File{Path: board + "/board.cue", Data: g.boardFile(board, socPkg, compat)},
+		File{Path: board + "/board.cue", Data: g.boardFile(board, socPkg, compat, nil)},
 	)
 	return d, nil
 }
@@ -144,18 +189,21 @@ func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 type gen struct {
 	t       *basetree.Tree
 	o       Options
+	board   string
 	keys    *keys
 	masters []*basetree.Node
-	buses   []*basetree.Node                  // sorted by path
-	busOf   map[*basetree.Node]*basetree.Node // master or bus -> its bus (nil: under the root)
-	onBus   map[*basetree.Node][]*basetree.Node
+	// pcieHosts are the PCIe host bridges not drafted as masters.
+	pcieHosts []*basetree.Node
+	buses     []*basetree.Node                  // sorted by path
+	busOf     map[*basetree.Node]*basetree.Node // master or bus -> its bus (nil: under the root)
+	onBus     map[*basetree.Node][]*basetree.Node
 }
 
 // scan finds the masters and the buses they sit on: each master's parent
 // node, and that node's parents up to the root (the root itself only when
 // a master sits directly under it).
 func (g *gen) scan() {
-	g.masters = masters(g.t)
+	g.masters, g.pcieHosts = masters(g.t)
 	g.busOf = map[*basetree.Node]*basetree.Node{}
 	g.onBus = map[*basetree.Node][]*basetree.Node{}
 	seen := map[*basetree.Node]bool{}
@@ -189,6 +237,27 @@ func (g *gen) coherentOn(bus *basetree.Node) int {
 		}
 	}
 	return n
+}
+
+// busCoherent returns the node whose dma-coherent makes the whole bus
+// coherent, the bus itself or a node above it up to the root, as
+// of_dma_is_coherent() (drivers/of/address.c) finds it walking up from
+// each device on the bus; nil when none does (or a dma-noncoherent comes
+// first).
+func busCoherent(bus *basetree.Node) *basetree.Node {
+	if ok, from := bus.Coherent(); ok {
+		return from
+	}
+	return nil
+}
+
+// propFrom names where a property of n is set, "FILE:LINE: prop" from
+// the annotated tree (dtc -T -T), else "SOURCE: prop".
+func (g *gen) propFrom(n *basetree.Node, prop string) string {
+	if from := g.t.PropSource(n.Path, prop); from != "" {
+		return from + ": " + prop
+	}
+	return g.o.Source + ": " + prop
 }
 
 // hex prints a number as the in-tree descriptions do.
@@ -232,17 +301,35 @@ func (w *w) p(format string, args ...any) {
 	}
 }
 
-// comment prints text as // lines, wrapped at about 72 columns.
+// commentWidth is the width comment text wraps at, whatever the
+// indentation of the line: the draft's deepest lines are a few tabs in,
+// and cue fmt moves them anyway.
+const commentWidth = 72
+
+// comment prints text as // lines, wrapped at commentWidth columns (a
+// longer word stays whole on a line of its own). Comment lines are
+// written as they are: text ending in "{" or starting with "}" does not
+// change the indentation of the lines after them.
 func (w *w) comment(text string) {
-	words := strings.Fields(text)
+	if notes := w.notes; len(notes) > 0 {
+		w.notes = nil
+		for _, n := range notes {
+			w.comment(n)
+		}
+	}
 	line := "//"
-	for _, word := range words {
+	emit := func() {
+		w.b.WriteString(strings.Repeat("\t", w.indent))
+		w.b.WriteString(line)
+		w.b.WriteByte('\n')
+	}
+	for _, word := range strings.Fields(text) {
 		word = commentText(word)
-		if len(line)+1+len(word) > 72-4*w.indent && line != "//" {
-			w.p("%s", line)
+		if len(line)+1+len(word) > commentWidth && line != "//" {
+			emit()
 			line = "//"
 		}
 		line += " " + word
 	}
-	w.p("%s", line)
+	emit()
 }

@@ -52,17 +52,113 @@ var dmaCompatibles = map[string]bool{
 	"snps,dwc3":    true,
 }
 
-// isCandidate reports whether n is a DMA master by the rules above.
-func isCandidate(n *basetree.Node) bool {
-	if n.Has("dma-coherent") || n.Has("iommus") {
+// busCompatibles are the compatibles of nodes that are interconnects
+// and not devices: of_default_bus_match_table in drivers/of/platform.c
+// ("simple-bus", "simple-mfd", "isa", "arm,amba-bus") and
+// "simple-pm-bus" (drivers/bus/simple-pm-bus.c). A dma-coherent on such a
+// node, or on the root, is a fact of the bus: of_dma_is_coherent()
+// (drivers/of/address.c) walks up from each device, so it covers every
+// device below.
+var busCompatibles = map[string]bool{
+	"arm,amba-bus":  true,
+	"isa":           true,
+	"simple-bus":    true,
+	"simple-mfd":    true,
+	"simple-pm-bus": true,
+}
+
+// isBusNode reports whether n is the root or an interconnect node.
+func isBusNode(n *basetree.Node) bool {
+	if n.Path == "/" {
 		return true
 	}
-	if n.Path == "/" || strings.HasPrefix(n.Path, "/cpus") || strings.HasPrefix(n.Path, "/__") {
+	compat, _ := n.Strings("compatible")
+	for _, c := range compat {
+		if busCompatibles[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// onI2CorSPI reports whether n sits below a node named as an I2C or SPI
+// controller (devicetree specification v0.4, 2.2.2: "i2c", "spi"):
+// crypto@60 on an I2C bus (an ATECC508A) or mmc@0 on SPI (mmc-spi-slot)
+// is addressed by its controller, which does any DMA.
+func onI2CorSPI(n *basetree.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		name, _, _ := strings.Cut(a.Name, "@")
+		if name == "i2c" || name == "spi" || strings.HasPrefix(name, "i2c-") {
+			return true
+		}
+	}
+	return false
+}
+
+// onMMIO reports whether n sits on a memory-mapped bus: not on a bus
+// whose addresses have no size (#size-cells = <0>: I2C, SPI, MDIO, a USB
+// hub's ports), nor below an I2C or SPI controller.
+func onMMIO(n *basetree.Node) bool {
+	p := n.Parent
+	if p == nil || onI2CorSPI(n) {
 		return false
+	}
+	return !p.Has("#size-cells") || p.SizeCells() != 0
+}
+
+// isPCIeHost reports whether n is a PCI(e) host bridge: device_type
+// "pci" (the PCI bus binding, IEEE 1275 PCI bus binding 2.1 as the
+// devicetree specification cites it) or a "pcie"/"pci" generic name.
+func isPCIeHost(n *basetree.Node) bool {
+	if dt, _ := n.String("device_type"); dt == "pci" {
+		return true
+	}
+	name, _, _ := strings.Cut(n.Name, "@")
+	return name == "pcie" || name == "pci"
+}
+
+// isCandidate reports whether n is a DMA master by the rules above: a
+// device (not an interconnect, not below an I2C or SPI controller) that
+// carries dma-coherent or iommus, or one on a memory-mapped bus with a
+// DMA-capable generic name or compatible. A PCIe host bridge is one only where it is coherent (the
+// bridge's coherency is its endpoints', which pci_dma_configure(),
+// drivers/pci/pci-driver.c, takes from the host bridge's node): its
+// endpoints do the DMA, with masks their own drivers set, so a
+// non-coherent bridge has no fact for the draft to carry. Nothing below a
+// bridge is a master: root ports, endpoints and what an endpoint holds
+// (the RP1 of the Raspberry Pi 5) are on PCI, not on a memory-mapped
+// bus, and take their DMA configuration through the bridge.
+func isCandidate(n *basetree.Node) bool {
+	if n.Path == "/" || strings.HasPrefix(n.Path, "/cpus") || strings.HasPrefix(n.Path, "/__") || isBusNode(n) || onI2CorSPI(n) {
+		return false
+	}
+	for a := n.Parent; a != nil; a = a.Parent {
+		if isPCIeHost(a) {
+			return false // on PCI: a root port, an endpoint, what it holds
+		}
+	}
+	if isPCIeHost(n) {
+		coherent, _ := n.Coherent()
+		return coherent && onMMIO(n)
 	}
 	compat, _ := n.Strings("compatible")
 	if len(compat) == 0 {
-		return false // not a device: a pinctrl group named "usb", say
+		// Not a device of_platform_populate() creates (it skips a
+		// node without compatible: of_platform_bus_create(),
+		// drivers/of/platform.c): a pinctrl group named "usb", or a
+		// node its parent's driver makes a device of, as sc7280's
+		// wifi-firmware with its own iommus, which a master's
+		// description cannot name.
+		return false
+	}
+	if n.Has("dma-coherent") || n.Has("iommus") {
+		// Its own DMA identity, wherever it sits: the fastrpc
+		// compute-cb@N session nodes of Qualcomm's remoteprocs have
+		// reg = <N> on a sizeless bus, and each their own iommus.
+		return true
+	}
+	if !onMMIO(n) {
+		return false
 	}
 	name, _, _ := strings.Cut(n.Name, "@")
 	if dmaNames[name] {
@@ -76,29 +172,37 @@ func isCandidate(n *basetree.Node) bool {
 	return false
 }
 
-// masters returns the DMA masters of t, by path. A node with dma-coherent
-// is always one (upstream's coherency becomes a master-level fact). A
-// candidate with a dma-coherent node below it is not: it is described as
-// the bus of that node instead (a node is a bus or a master, BC0501). A
-// candidate below another master is not either: of_dma_is_coherent()
-// covers it through its parent, and its DMA is its parent's driver's.
-func masters(t *basetree.Tree) []*basetree.Node {
+// independent reports whether a candidate masters DMA under its own
+// identity: its own dma-coherent or its own IOMMU stream (iommus), as the
+// clients of NVIDIA's host1x (nvdec, nvenc, vic: tegra234.dtsi) do.
+func independent(n *basetree.Node) bool {
+	return n.Has("dma-coherent") || n.Has("iommus")
+}
+
+// masters returns the DMA masters of t, by path. A candidate with an
+// independent candidate below it is not one: it is described as the bus
+// of that node instead (a node is a bus or a master, BC0501), so that
+// host1x's clients stay masters. A candidate below another master is not
+// either: of_dma_is_coherent() covers it through its parent, and its DMA
+// is its parent's driver's (a controller's rings, a hub's ports).
+// pcieHosts are the PCIe host bridges left out (not coherent).
+func masters(t *basetree.Tree) (out, pcieHosts []*basetree.Node) {
 	cand := map[*basetree.Node]bool{}
 	for _, p := range t.Paths() {
-		if n := t.Node(p); isCandidate(n) {
+		n := t.Node(p)
+		if isCandidate(n) {
 			cand[n] = true
+		} else if isPCIeHost(n) && onMMIO(n) && !isBusNode(n) && n.Has("reg") {
+			pcieHosts = append(pcieHosts, n)
 		}
 	}
 	for n := range cand {
-		if n.Has("dma-coherent") {
+		if independent(n) {
 			for a := n.Parent; a != nil; a = a.Parent {
-				if cand[a] && !a.Has("dma-coherent") {
-					delete(cand, a)
-				}
+				delete(cand, a)
 			}
 		}
 	}
-	var out []*basetree.Node
 	for n := range cand {
 		nested := false
 		for a := n.Parent; a != nil; a = a.Parent {
@@ -111,7 +215,20 @@ func masters(t *basetree.Tree) []*basetree.Node {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	// Only the bridges not below a master (a bridge's own root ports).
+	kept := pcieHosts[:0]
+	for _, n := range pcieHosts {
+		below := false
+		for a := n.Parent; a != nil; a = a.Parent {
+			if cand[a] || isPCIeHost(a) {
+				below = true
+			}
+		}
+		if !below {
+			kept = append(kept, n)
+		}
+	}
+	return out, kept
 }
 
 // keyRE is the schema's #Key.

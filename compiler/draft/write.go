@@ -3,6 +3,7 @@ package draft
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -30,11 +31,7 @@ func (g *gen) socFile(soc, pkg string, compat []string) []byte {
 	w.p("")
 	w.p("soc: {")
 	w.p("name: %s", w.q(soc))
-	socCompat := []string{}
-	if len(compat) > 1 {
-		socCompat = compat[1:]
-	}
-	w.p("compatible: %s", w.qs(socCompat))
+	w.p("compatible: %s", w.qs(socCompatibles(compat, g.board)))
 	w.p("")
 	root := t.Node("/")
 	w.comment(fmt.Sprintf("%s: / { #address-cells = <%d>; #size-cells = <%d>; }", src, root.AddressCells(), root.SizeCells()))
@@ -51,6 +48,15 @@ func (g *gen) socFile(soc, pkg string, compat []string) []byte {
 	}
 	w.p("}")
 	w.p("")
+	if len(g.pcieHosts) > 0 {
+		var ps []string
+		for _, n := range g.pcieHosts {
+			ps = append(ps, n.Path)
+		}
+		w.comment(fmt.Sprintf("Not masters in this draft: the PCIe host bridges %s. Their endpoints do the DMA, with masks their own drivers set, "+
+			"and take their coherency from the bridge's node (pci_dma_configure(), drivers/pci/pci-driver.c), which upstream does not mark dma-coherent; "+
+			"add a bridge as a master only to state a fact about it.", strings.Join(ps, ", ")))
+	}
 	w.comment(todoDMA)
 	w.comment(todoIRQs)
 	w.comment(todoNet)
@@ -169,12 +175,22 @@ func (g *gen) bus(w *w, b *basetree.Node) {
 	w.p(`"#address-cells": %d`, b.AddressCells())
 	w.p(`"#size-cells": %d`, b.SizeCells())
 	w.p("coherency: {")
-	if coh > 0 {
+	switch from := busCoherent(b); {
+	case from != nil:
+		where := "on the bus node"
+		if from != b {
+			where = "on " + from.Path + ", above it"
+		}
+		w.comment(fmt.Sprintf("Upstream sets dma-coherent %s: of_dma_is_coherent() (drivers/of/address.c) walks up from each device, so every master on this bus is coherent.", where))
+		w.p("coherent: true")
+		w.p("source: %s", w.q(limit(g.propFrom(from, "dma-coherent")+" on "+from.Path, 200)))
+		w.p(`masters: "all"`)
+	case coh > 0:
 		w.comment("Upstream marks some masters on this bus dma-coherent, so it can snoop for them; the draft claims no more than that: only masters with their own verified fact are coherent.")
 		w.p("coherent: true")
 		w.p("source: %s", w.q(limit(fmt.Sprintf("%s: dma-coherent on %d of the masters on %s", src, coh, b.Path), 200)))
 		w.p(`masters: "verified"`)
-	} else {
+	default:
 		w.comment("TODO coherency: no master on this bus has dma-coherent upstream, so Linux treats its DMA as non-coherent; whether the interconnect can snoop is in the SoC's reference manual.")
 		w.p("coherent: false")
 		w.p("source: %s", w.q(limit(fmt.Sprintf("%s: no master on %s has dma-coherent", src, b.Path), 200)))
@@ -226,15 +242,17 @@ func (g *gen) master(w *w, m *basetree.Node) {
 	}
 	w.p("compatible: %s", w.qs(compat))
 	w.p("bus: %s", w.q(g.keys.of[g.busOf[m]]))
-	if m.Has("dma-coherent") {
+	switch coherent, from := m.Coherent(); {
+	case m.Has("dma-coherent"):
 		// Upstream's dma-coherent, a verified fact of this master,
 		// sourced to the file and line that set it where the tree
 		// was compiled with its sources.
-		from := g.t.PropSource(m.Path, "dma-coherent")
-		if from == "" {
-			from = src
-		}
-		w.p("coherency: {coherent: true, source: %s}", w.q(limit(from+": dma-coherent", 200)))
+		w.p("coherency: {coherent: true, source: %s}", w.q(limit(g.propFrom(m, "dma-coherent"), 200)))
+	case !coherent && from != nil && busCoherent(m.Parent) != nil:
+		// A dma-noncoherent on the master, on a bus upstream marks
+		// coherent: an opt-out, which of_dma_is_coherent() finds first.
+		w.p("coherency: {coherent: false, source: %s, reason: %s}", w.q(limit(g.propFrom(from, "dma-noncoherent"), 200)),
+			w.q("upstream sets dma-noncoherent on "+limit(from.Path, 150)))
 	}
 	if cells, ok := m.Cells("iommus"); ok && len(cells) > 0 {
 		if iommu := g.t.ByPhandle(cells[0]); iommu != nil {
@@ -243,7 +261,12 @@ func (g *gen) master(w *w, m *basetree.Node) {
 			}
 		}
 	}
-	w.comment("TODO dma: {streaming: N}, and irqs (see above).")
+	if isPCIeHost(m) {
+		w.comment("A PCIe host bridge: its endpoints do the DMA, with masks their own drivers set, and inherit its coherency (pci_dma_configure(), drivers/pci/pci-driver.c). " +
+			"TODO dma: the mask of the bridge's own device, which keeps the OF default of 32 bits (of_platform_device_create_pdata(), drivers/of/platform.c) unless its driver sets one; the schema requires it of every master.")
+	} else {
+		w.comment("TODO dma: {streaming: N}, and irqs (see above).")
+	}
 	w.p("irqs: {}")
 	if strings.HasPrefix(m.Name, "ethernet") {
 		w.comment("TODO netdev: its interfaces and queue counts (see above).")
@@ -251,7 +274,11 @@ func (g *gen) master(w *w, m *basetree.Node) {
 	w.p("}")
 }
 
-func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
+// boardFile writes the board's package. soc, when not nil, is the SoC
+// package the board imports, whose masters the board disables by their
+// node's status in the tree, under the SoC's keys; nil: the draft's own
+// masters and keys.
+func (g *gen) boardFile(board, socPkg string, compat []string, soc map[string]string) []byte {
 	t, src := g.t, g.o.Source
 	var w w
 	w.comment(fmt.Sprintf("Draft of the %s board, written by boardc import from %s. Review it, fill in the TODOs, then run boardc vet.", board, src))
@@ -269,19 +296,33 @@ func (g *gen) boardFile(board, socPkg string, compat []string) []byte {
 	}
 	w.p("")
 	w.p("soc: %s.soc", socPkg)
-	var disabled []*basetree.Node
+	var disabled, unknown []string
 	for _, m := range g.masters {
-		if !m.Enabled() {
-			disabled = append(disabled, m)
+		if m.Enabled() {
+			continue
+		}
+		if soc == nil {
+			disabled = append(disabled, g.keys.of[m])
+		} else if _, ok := soc[m.Path]; !ok {
+			unknown = append(unknown, m.Path)
 		}
 	}
+	for p, k := range soc {
+		if n := g.t.Node(p); n != nil && !n.Enabled() {
+			disabled = append(disabled, k)
+		}
+	}
+	sort.Strings(disabled)
 	if len(disabled) > 0 {
 		w.comment(fmt.Sprintf("%s: the masters this board leaves disabled (status \"disabled\").", src))
 		w.p("soc: masters: {")
-		for _, m := range disabled {
-			w.p("%s: enabled: false", label(g.keys.of[m]))
+		for _, k := range disabled {
+			w.p("%s: enabled: false", label(k))
 		}
 		w.p("}")
+	}
+	if len(unknown) > 0 {
+		w.comment(fmt.Sprintf("%s also leaves disabled %s, which the SoC package does not describe.", src, strings.Join(unknown, ", ")))
 	}
 	w.p("")
 	g.memory(&w)

@@ -259,8 +259,8 @@ func errorsOf(ds diag.List) (string, []string) {
 // coherent records the Coherent stage: the masters the draft makes
 // coherent against the tree's, by the walk of of_dma_is_coherent()
 // (drivers/of/address.c, basetree.Node.Coherent), and every node that
-// carries dma-coherent itself must be a coherent master of the draft or
-// below one.
+// carries dma-coherent itself must be a coherent master of the draft,
+// below one, or a bus the draft states coherent.
 func coherent(r *Result, b *ir.Board, t *basetree.Tree) {
 	mine := map[string]bool{}
 	var diffs, causes []string
@@ -294,12 +294,24 @@ func coherent(r *Result, b *ir.Board, t *basetree.Tree) {
 		}
 	}
 	// A node that carries dma-coherent and is no master of the draft is
-	// covered when a coherent master of the draft is above it: the walk
-	// reaches that master's dma-coherent (compiler/draft makes no master
-	// of a candidate below another).
+	// covered when it is a bus whose coherency fact the draft states
+	// coherent, or the root above the draft's masters (Versal-NET,
+	// Elba): those masters were compared above, each by the walk that
+	// reaches the root's flag. It is also covered when a coherent
+	// master of the draft is above it: the walk reaches that master's
+	// dma-coherent (compiler/draft makes no master of a candidate below
+	// another).
+	coherentBus := map[string]bool{}
+	for _, bus := range b.SoC.Buses {
+		path := bus.Node.Path
+		if path == "" {
+			path, _ = t.Label(bus.Node.Label)
+		}
+		coherentBus[path] = bus.Coherency.Coherent
+	}
 	for _, p := range t.Paths() {
 		n := t.Node(p)
-		if _, ok := mine[p]; ok || !n.Has("dma-coherent") {
+		if _, ok := mine[p]; ok || !n.Has("dma-coherent") || coherentBus[p] || (p == "/" && len(mine) > 0) {
 			continue
 		}
 		covered := false
