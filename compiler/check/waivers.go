@@ -124,7 +124,7 @@ func applyWaivers(b *ir.Board, ran []*Check, missing []ir.Ref, found []finding) 
 	for _, f := range found {
 		waived := false
 		for i, w := range b.Waivers {
-			if w.Check == f.d.Code && w.Target != "" && w.Target == f.d.Ref && w.Reason != "" {
+			if silences(w, touches(missing, ir.WaiverRef(i)), f.d) {
 				used[i], waived = true, true
 			}
 		}
@@ -161,6 +161,20 @@ func applyWaivers(b *ir.Board, ran []*Check, missing []ir.Ref, found []finding) 
 		}
 	}
 	return out
+}
+
+// silences reports whether the waiver w silences the finding d. A waiver
+// that lacks a field (incomplete: the loader reported which) silences
+// the findings of the check it names on the element it names, whichever
+// of the two it gives, so that a partial board reports no finding the
+// whole one would not: it fails on the waiver's own error anyway.
+func silences(w ir.Waiver, incomplete bool, d diag.Diagnostic) bool {
+	if incomplete {
+		return (w.Check != "" || w.On != "") &&
+			(w.Check == "" || w.Check == d.Code) &&
+			(w.On == "" || w.Target != "" && w.Target == d.Ref)
+	}
+	return w.Check == d.Code && w.Target != "" && w.Target == d.Ref && w.Reason != ""
 }
 
 // touches reports whether r is an element that lacks a fact, below one,
