@@ -3,6 +3,7 @@ package boardc_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,9 +15,10 @@ import (
 )
 
 // TestPartialBoards compiles every in-tree board with one line of its
-// board.cue or of its SoC's file left out, a table of partial boards
-// (a field, an element or a closing brace missing) that the line
-// structure of real descriptions gives. Whatever is missing, compiling
+// board.cue or of its SoC's file left out, or with a value of the wrong
+// type on that line: a table of partial boards (a field, an element or a
+// closing brace missing, a field wrong) that the line structure of real
+// descriptions gives. Whatever is missing, compiling
 // must not panic; a board with errors yields no files and no board; every
 // diagnostic is positioned in a file; when checks ran on a partial board,
 // every check without a base tree either ran or was skipped, and its
@@ -67,15 +69,25 @@ func TestPartialBoards(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.SplitAfter(string(src), "\n")
+			var variants []variant
 			for i := 0; i < len(lines); i += step {
 				if strings.TrimSpace(lines[i]) == "" || strings.HasPrefix(strings.TrimSpace(lines[i]), "//") {
 					continue
 				}
-				cut := strings.Join(slices.Delete(slices.Clone(lines), i, i+1), "")
-				if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
+				variants = append(variants, variant{f + ":" + itoa(i+1) + " left out",
+					strings.Join(slices.Delete(slices.Clone(lines), i, i+1), "")})
+				// A value of the wrong type: a string for a number,
+				// a number for a string.
+				if l := retype(lines[i]); l != lines[i] {
+					variants = append(variants, variant{f + ":" + itoa(i+1) + " retyped",
+						strings.Join(slices.Replace(slices.Clone(lines), i, i+1, l), "")})
+				}
+			}
+			for _, v := range variants {
+				if err := os.WriteFile(path, []byte(v.src), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				what := f + ":" + itoa(i+1) + " left out"
+				what := v.what
 				r := compileNoPanic(t, c, dir, what)
 				if !r.Diagnostics.HasErrors() {
 					continue
@@ -117,6 +129,26 @@ func TestPartialBoards(t *testing.T) {
 		t.Errorf("%d partial boards reached the checks, %d with a check's finding; want some of each", partial, findings)
 	}
 	t.Logf("%d partial boards reached the checks, %d with a check's finding", partial, findings)
+}
+
+// variant is a description with one line changed.
+type variant struct{ what, src string }
+
+var (
+	number = regexp.MustCompile(`: ([0-9][0-9a-fx_]*)`)
+	str    = regexp.MustCompile(`: "[^"]*"`)
+)
+
+// retype gives the first number of line, or else its first string, a
+// value of the other type.
+func retype(line string) string {
+	if loc := number.FindStringIndex(line); loc != nil {
+		return line[:loc[0]] + `: "x"` + line[loc[1]:]
+	}
+	if loc := str.FindStringIndex(line); loc != nil {
+		return line[:loc[0]] + ": 7" + line[loc[1]:]
+	}
+	return line
 }
 
 // key identifies a finding by what it says and where, whichever lines

@@ -164,14 +164,15 @@ func applyWaivers(b *ir.Board, ran []*Check, missing []ir.Ref, found []finding) 
 }
 
 // silences reports whether the waiver w silences the finding d. A waiver
-// that lacks a field (incomplete: the loader reported which) silences
-// the findings of the check it names on the element it names, whichever
-// of the two it gives, so that a partial board reports no finding the
-// whole one would not: it fails on the waiver's own error anyway.
+// that lacks a field or whose field is wrong (incomplete: the loader
+// reported which) silences the findings of the check it names on the
+// element it names, whichever of the two can be read (every finding when
+// neither can: a value of the wrong type leaves the whole waiver
+// unreadable), so that a partial board reports no finding the whole one
+// would not: it fails on the waiver's own error anyway.
 func silences(w ir.Waiver, incomplete bool, d diag.Diagnostic) bool {
 	if incomplete {
-		return (w.Check != "" || w.On != "") &&
-			(w.Check == "" || w.Check == d.Code) &&
+		return (w.Check == "" || w.Check == d.Code) &&
 			(w.On == "" || w.Target != "" && w.Target == d.Ref)
 	}
 	return w.Check == d.Code && w.Target != "" && w.Target == d.Ref && w.Reason != ""

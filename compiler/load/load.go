@@ -165,9 +165,12 @@ type Evaluated struct {
 	inst *build.Instance
 	v    cue.Value
 	pos  *positions
-	// missing are the refs of the elements whose fields are missing
-	// or not concrete, when validation failed with only such errors.
+	// missing are the refs of the elements whose fields are missing,
+	// not concrete or wrong, when validation failed with only such
+	// errors; data is then the description as written, before the
+	// schema, for what an error leaves unreadable in v.
 	missing []ir.Ref
+	data    cue.Value
 }
 
 // Evaluate loads the CUE package at path (as Load does), builds it,
@@ -212,7 +215,7 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 		if !ok {
 			return nil, ds
 		}
-		return &Evaluated{inst: inst, v: v, pos: p, missing: missing}, ds
+		return &Evaluated{inst: inst, v: v, data: data, pos: p, missing: missing}, ds
 	}
 	return &Evaluated{inst: inst, v: v, pos: p}, nil
 }
@@ -227,7 +230,7 @@ func confined(ds diag.List) ([]ir.Ref, bool) {
 		if d.Severity != diag.Error {
 			continue
 		}
-		if (d.Code != diag.Missing.ID && d.Code != diag.NotInSoC.ID) || d.Ref == "" {
+		if !partialCodes[d.Code] || d.Ref == "" {
 			return nil, false
 		}
 		refs = append(refs, d.Ref)
@@ -310,7 +313,7 @@ func (l *Loader) Lower(e *Evaluated) (*ir.Board, diag.List) {
 // and those lowering found), sorted, each once.
 func (l *Loader) lower(e *Evaluated) (*ir.Board, diag.List, []ir.Ref) {
 	p := e.pos
-	lw := &lowerer{pos: p, missing: e.missing}
+	lw := &lowerer{pos: p, missing: e.missing, data: e.data}
 	b := lw.board(node{v: e.v, pos: p, fallback: p.dirPos()})
 	for _, f := range sources(e.inst) {
 		b.Sources = append(b.Sources, ir.Source{Path: f, Rel: p.convert(f, 0, 0).Src})
@@ -375,4 +378,11 @@ func instances(inst *build.Instance) []*build.Instance {
 	}
 	walk(inst)
 	return out
+}
+
+// partialCodes are the codes of the loader's errors that are confined to
+// the element they are about.
+var partialCodes = map[string]bool{
+	diag.Missing.ID: true, diag.NotInSoC.ID: true,
+	diag.Schema.ID: true, diag.Unknown.ID: true, diag.Conflict.ID: true,
 }

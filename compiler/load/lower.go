@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 
+	"cuelang.org/go/cue"
+
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 )
@@ -21,6 +23,8 @@ type lowerer struct {
 	pos     *positions
 	diags   diag.List
 	missing []ir.Ref
+	// data is the description as written, for a partial one.
+	data cue.Value
 }
 
 // lacks reports whether the element r, or anything below it, lacks a
@@ -75,7 +79,14 @@ func (lw *lowerer) board(n node) *ir.Board {
 		b.Memory = append(b.Memory, ir.MemRegion{Base: m.val("base").uint(), Size: m.val("size").uint(), Pos: m.Pos()})
 	}
 	b.Policy = lw.policy(n.at("policy"))
-	for _, w := range n.at("waivers").list() {
+	ws := n.at("waivers")
+	if lw.lacks("waivers") && lw.data.Exists() {
+		// A wrong value in a waiver leaves the whole waiver, or the
+		// list, unreadable in the unified value: read what the user
+		// wrote, so that the waiver still names its check and element.
+		ws = node{v: lw.data.LookupPath(cue.MakePath(cue.Str("waivers"))), pos: lw.pos, fallback: ws.Pos()}
+	}
+	for _, w := range ws.list() {
 		on := w.at("on")
 		b.Waivers = append(b.Waivers, ir.Waiver{
 			Check: w.val("check").str(), On: on.str(),
