@@ -128,12 +128,13 @@ func (l *Loader) Load(path string) (*ir.Board, diag.List) {
 // Partial is a description lowered as far as its errors allow.
 type Partial struct {
 	// Board is the lowered board, nil when the description could not be
-	// lowered at all (it does not parse, a value has the wrong type, a
-	// field is not allowed). It lacks the facts Missing names.
+	// lowered at all (it does not parse, an error is not about one
+	// element). It lacks the facts Missing names.
 	Board *ir.Board
 	// Diagnostics are every error found in the one pass: the schema's
-	// (every missing or non-concrete field at once) and lowering's (every
-	// undeclared reference, every master without DMA widths).
+	// (every missing, non-concrete, wrong or unknown field at once) and
+	// lowering's (every undeclared reference, every master without DMA
+	// widths).
 	Diagnostics diag.List
 	// Missing are the refs of the elements of Board that lack a fact,
 	// sorted, each once: "memory" for a board without memory,
@@ -143,9 +144,9 @@ type Partial struct {
 }
 
 // LoadPartial is Evaluate followed by Lower, for a description whose
-// errors are confined to some of its elements too: a field missing or
-// not concrete, a reference to a bus the SoC does not declare, a master
-// without DMA widths. Such a description is lowered all the same, the
+// errors are confined to some of its elements too: a field missing, not
+// concrete, wrong or unknown, a reference to a bus the SoC does not
+// declare, a master without DMA widths. Such a description is lowered all the same, the
 // elements concerned recorded in Missing, so that the checks that do not
 // read those facts can run on the rest. Any other error leaves Board nil.
 func (l *Loader) LoadPartial(path string) Partial {
@@ -178,10 +179,9 @@ type Evaluated struct {
 // checks a description against the schema. It returns at least one error
 // diagnostic when any of these fails, each error at the user's position
 // with the schema's constraint as a note, every such error of the
-// description at once. It returns nil then too, unless every error is a
-// field missing or not concrete in some element (or an element the SoC
-// does not declare): that description is returned with the errors, for
-// Lower to lower as far as it goes.
+// description at once. It returns nil then too, unless every error is
+// about one element (see confined): that description is returned with
+// the errors, for Lower to lower as far as it goes.
 //
 // #Board carries no position (see unpositioned), so that a value's
 // position is always one the user wrote and lowering reads positions from
@@ -222,8 +222,9 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 
 // confined returns the refs of the elements the diagnostics are about,
 // and whether every one is confined to an element: a field missing or
-// not concrete (BC0004), or an element the SoC does not declare
-// (BC0007), each with the ref of what lacks it.
+// not concrete (BC0004), wrong (BC0002, BC0006) or not allowed (BC0003),
+// or an element the SoC does not declare (BC0007), each with the ref of
+// the element it is about.
 func confined(ds diag.List) ([]ir.Ref, bool) {
 	var refs []ir.Ref
 	for _, d := range ds {
