@@ -29,13 +29,24 @@ func Emitters() []outputs.Emitter {
 
 // Result is the outcome of compiling one board.
 type Result struct {
-	// Board is the lowered board; nil when loading failed.
+	// Board is the lowered board; nil when loading failed, and when the
+	// description has errors confined to some elements (a missing field,
+	// a master without DMA widths): the checks then ran on what could be
+	// lowered, but a board lacking facts is not one to emit or explain.
 	Board *ir.Board
+	// Name is the board's name as its description gives it, "" when it
+	// gives none that loaded.
+	Name string
 	// Diagnostics are every finding, sorted by position.
 	Diagnostics diag.List
 	// Checks are the codes of the checks that ran, sorted by ID; none
-	// when loading failed.
+	// when loading failed. On a description with errors confined to
+	// some elements, the checks whose facts are all there ran.
 	Checks []diag.Code
+	// Skipped are the codes of the checks that did not run because the
+	// description lacks a fact they need (a board without memory skips
+	// the check of DMA widths against RAM), sorted by ID.
+	Skipped []diag.Code
 	// Files are the generated files, sorted by path, manifest.json among
 	// them; empty when any diagnostic is an error.
 	Files []outputs.File
@@ -85,7 +96,8 @@ func Compile(path string, opts Options) (*Result, error) {
 
 // Compile compiles the board at path (a directory or a .cue file).
 func (c *Compiler) Compile(path string, opts Options) *Result {
-	b, ds := c.loader.Load(path)
+	p := c.loader.LoadPartial(path)
+	b, ds := p.Board, p.Diagnostics
 	if b == nil {
 		return &Result{Diagnostics: ds}
 	}
@@ -100,10 +112,18 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 		}
 		base = t
 	}
-	cr := check.RunWith(b, base)
-	r := &Result{Board: b, Diagnostics: append(ds, cr.Diagnostics...)}
+	cr := check.RunPartial(b, base, p.Missing)
+	r := &Result{Board: b, Name: b.Name, Diagnostics: append(ds, cr.Diagnostics...)}
 	for _, c := range cr.Ran {
 		r.Checks = append(r.Checks, c.Code)
+	}
+	for _, c := range cr.Skipped {
+		r.Skipped = append(r.Skipped, c.Code)
+	}
+	if len(p.Missing) > 0 {
+		// Errors confined to some elements: the checks ran on the
+		// rest; nothing is emitted from a board lacking facts.
+		r.Board = nil
 	}
 	if opts.WarningsAsErrors {
 		for i := range r.Diagnostics {

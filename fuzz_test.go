@@ -12,8 +12,9 @@ import (
 
 // FuzzLoad compiles arbitrary bytes as a board's board.cue. Whatever the
 // input, the compiler must not panic; a board it cannot load has an error
-// diagnostic, every error names a file, and a board with errors yields no
-// files. Seeds are the loader's bad-input corpus and the in-tree boards.
+// diagnostic, every error names a file, a board with errors yields no
+// files, and checks are skipped only on a description with errors. Seeds
+// are the loader's bad-input corpus and the in-tree boards.
 func FuzzLoad(f *testing.F) {
 	for _, s := range corpus.FuzzSeeds(f, "compiler/load/testdata/bad", "boards") {
 		f.Add(s)
@@ -32,6 +33,9 @@ func FuzzLoad(f *testing.F) {
 		r := c.Compile(dir, boardc.Options{})
 		if r.Board == nil && !r.Diagnostics.HasErrors() {
 			t.Fatalf("no board and no error:\n%s", text(r))
+		}
+		if len(r.Skipped) > 0 && !r.Diagnostics.HasErrors() {
+			t.Fatalf("%d checks skipped without an error:\n%s", len(r.Skipped), text(r))
 		}
 		if r.Diagnostics.HasErrors() && len(r.Files) > 0 {
 			t.Fatalf("%d files generated despite errors:\n%s", len(r.Files), text(r))

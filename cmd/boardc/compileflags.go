@@ -21,6 +21,9 @@ type compileFlags struct {
 	werror  bool
 	quiet   bool
 	verbose bool
+	// always prints each board's summary line, clean or not (vet);
+	// otherwise only a board with errors or warnings has one.
+	always bool
 	// base chooses the base tree, on the commands that register it.
 	base     baseFlags
 	baseTree func(*ir.Board) (*basetree.Tree, error)
@@ -48,8 +51,12 @@ func (f *compileFlags) options() boardc.Options {
 }
 
 // print reports the diagnostics of every result: text to stderr, the
-// machine formats (json, sarif, github) to stdout.
-func (f *compileFlags) print(stdout, stderr io.Writer, rs []*boardc.Result) error {
+// machine formats (json, sarif, github) to stdout. The text ends with a
+// summary line per board (see summaryLine), in argument order: for every
+// board when f.always is set, unless -q hides it on a clean one, and
+// otherwise for the boards with errors or warnings. command names the
+// command in it, paths the BOARD of each result.
+func (f *compileFlags) print(stdout, stderr io.Writer, command string, paths []string, rs []*boardc.Result) error {
 	var all diag.List
 	for _, r := range rs {
 		for _, d := range r.Diagnostics {
@@ -70,10 +77,45 @@ func (f *compileFlags) print(stdout, stderr io.Writer, rs []*boardc.Result) erro
 	if err := all.WriteText(stderr); err != nil {
 		return err
 	}
-	if e, w := all.Count(diag.Error), all.Count(diag.Warning); e+w > 0 {
-		fmt.Fprintf(stderr, "%d error(s), %d warning(s)\n", e, w)
+	for i, r := range rs {
+		bad := r.Diagnostics.Count(diag.Error)+r.Diagnostics.Count(diag.Warning) > 0
+		if bad || f.always && !f.quiet {
+			if _, err := io.WriteString(stderr, summaryLine(command, paths[i], r)+"\n"); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// summaryLine returns the summary line of one board's result:
+//
+//	boardc vet: espressobin: 0 errors, 0 warnings, 3 infos; 42 checks ran
+//
+// with ", N skipped" after the checks when a description lacking facts
+// kept some from running. The board is named by its name, or by path when
+// its description gives none that loaded.
+func summaryLine(command, path string, r *boardc.Result) string {
+	name := r.Name
+	if name == "" {
+		name = path
+	}
+	ds := r.Diagnostics
+	s := fmt.Sprintf("boardc %s: %s: %s, %s, %s; %s ran", command, name,
+		plural(ds.Count(diag.Error), "error"), plural(ds.Count(diag.Warning), "warning"),
+		plural(ds.Count(diag.Info), "info"), plural(len(r.Checks), "check"))
+	if n := len(r.Skipped); n > 0 {
+		s += fmt.Sprintf(", %d skipped", n)
+	}
+	return s
+}
+
+// plural spells n things: "1 error", "3 errors".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 type jsonNote struct {

@@ -75,7 +75,7 @@ func compileBoards(cmd *cobra.Command, args []string, f *compileFlags) ([]string
 	for _, r := range results {
 		failed = failed || r.Diagnostics.HasErrors()
 	}
-	if err := f.print(cmd.OutOrStdout(), cmd.ErrOrStderr(), results); err != nil {
+	if err := f.print(cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Name(), paths, results); err != nil {
 		return nil, nil, err
 	}
 	if failed {

@@ -73,7 +73,7 @@ for a board that does not load.
 				return err
 			}
 			if failed {
-				if err := f.print(cmd.OutOrStdout(), cmd.ErrOrStderr(), results); err != nil {
+				if err := f.print(cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Name(), paths, results); err != nil {
 					return err
 				}
 				return exitError{exitDiags}

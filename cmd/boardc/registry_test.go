@@ -46,7 +46,7 @@ func TestRegistryOff(t *testing.T) {
 	var stderr bytes.Buffer
 	code := runWith([]string{"vet", filepath.Join(dir, "a")}, &bytes.Buffer{}, &stderr)
 	want := board + `:5:2: error: example.com/boards/a@v0: import failed: cannot find package "example.org/dtfacts": cannot fetch example.org/dtfacts@v0.1.0: module example.org/dtfacts@v0.1.0 is a dependency and boardc does not fetch CUE modules from a registry unless BOARDC_CUE_REGISTRY=1 is set [BC0001]
-1 error(s), 0 warning(s)
+boardc vet: ` + filepath.Join(dir, "a") + `: 1 error, 0 warnings, 0 infos; 0 checks ran
 `
 	if code != exitDiags || stderr.String() != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit %d, stderr:\n%s", code, stderr.String(), exitDiags, want)

@@ -9,6 +9,7 @@ import (
 
 // BaseCells finds cell counts that differ from the base tree's.
 var BaseCells = &Check{
+	Needs: FactRoot | FactBuses,
 	Code: diag.Code{ID: "BC0603", Name: "base-cells", Severity: diag.Error,
 		Doc: "A bus's #address-cells or #size-cells, or the root's, differs from the node's in the base " +
 			"tree (a node without them has the specification's defaults, 2 and 1). The fragment writes " +

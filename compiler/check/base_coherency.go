@@ -9,6 +9,7 @@ import (
 
 // BaseCoherency finds masters whose coherency differs from upstream's.
 var BaseCoherency = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0607", Name: "base-coherency", Severity: diag.Warning,
 		Doc: "The description and the base tree disagree on whether a master is DMA-coherent, as " +
 			"of_dma_is_coherent() (drivers/of/address.c) answers for its node: walking up from the " +

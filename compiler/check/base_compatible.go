@@ -11,6 +11,7 @@ import (
 
 // BaseCompatible finds compatibles that differ from the base tree's.
 var BaseCompatible = &Check{
+	Needs: FactMasters,
 	Code: diag.Code{ID: "BC0602", Name: "base-compatible", Severity: diag.Error,
 		Doc: "A master's compatible list, or the board's, differs from the node's compatible in the " +
 			"base tree. The generated C chooses DMA widths by compatible and the verifier module finds " +

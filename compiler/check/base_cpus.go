@@ -10,6 +10,7 @@ import (
 
 // BaseCPUs finds a CPU topology that differs from the base tree's.
 var BaseCPUs = &Check{
+	Needs: FactCPUs,
 	Code: diag.Code{ID: "BC0605", Name: "base-cpus", Severity: diag.Error,
 		Doc: "The description's CPU count, clusters or core types differ from the base tree's /cpus: the " +
 			"core of each CPU (its cluster's core, or the entry of cores naming it) against the first " +

@@ -10,6 +10,7 @@ import (
 
 // BaseDMARanges finds a bus whose dma-ranges differ from the base tree's.
 var BaseDMARanges = &Check{
+	Needs: FactBuses,
 	Code: diag.Code{ID: "BC0604", Name: "base-dma-ranges", Severity: diag.Warning,
 		Doc: "A bus's dmaRanges differ from the dma-ranges of its node in the base tree, or one of the two " +
 			"has them and the other does not. The fragment writes the description's dma-ranges over " +

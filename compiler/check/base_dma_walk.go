@@ -11,6 +11,7 @@ import (
 // BaseDMAWalk finds masters for which the kernel's dma-ranges walk over
 // the built tree ends elsewhere than the description's buses say.
 var BaseDMAWalk = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0608", Name: "base-dma-walk", Severity: diag.Warning,
 		Doc: "of_dma_get_range() (drivers/of/address.c), run over the built tree (the base tree with the " +
 			"dma-ranges the description states on its buses, which the fragment writes) from the " +

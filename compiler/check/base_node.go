@@ -9,6 +9,7 @@ import (
 
 // BaseNode finds labels and node paths the base tree does not have.
 var BaseNode = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0601", Name: "base-node", Severity: diag.Error,
 		Doc: "A bus's or master's label or node path, or a master's iommu label, is not in the base " +
 			"tree (the board's dts: compiled, or --dtb), or the label names another node than the " +

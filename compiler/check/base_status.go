@@ -10,6 +10,7 @@ import (
 // BaseStatus finds masters whose enabled differs from the base tree's
 // status.
 var BaseStatus = &Check{
+	Needs: FactMasters,
 	Code: diag.Code{ID: "BC0606", Name: "base-status", Severity: diag.Warning,
 		Doc: "A master's enabled differs from its node's status in the base tree (enabled: no status, " +
 			"\"okay\" or \"ok\", as of_device_is_available() reads it). The fragment does not write " +

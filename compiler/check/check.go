@@ -21,6 +21,11 @@ type Check struct {
 	// when the board is checked against one, and Pass.Base is never nil
 	// in its Run.
 	NeedsBase bool
+	// Needs are the kinds of fact the check reads. On a partial board
+	// (RunPartial) the check runs only when none of them is missing; a
+	// check that declares none is taken to read every fact, so that a
+	// check added without thought never sees a partial board.
+	Needs Fact
 	// Run inspects the board and reports findings through the pass.
 	Run func(*Pass)
 }
@@ -95,6 +100,17 @@ type Result struct {
 	// Ran are the checks that ran, sorted by ID: every check but the
 	// base-tree ones when there is no base tree.
 	Ran []*Check
+	// Skipped are the checks that did not run on a partial board because
+	// a fact they need is missing, sorted by ID.
+	Skipped []*Check
+}
+
+// needs returns the kinds of fact c reads.
+func (c *Check) needs() Fact {
+	if c.Needs == 0 {
+		return AllFacts
+	}
+	return c.Needs
 }
 
 // Run runs every check over the board and applies its waivers. A waiver
@@ -105,11 +121,23 @@ func Run(b *ir.Board) diag.List { return RunWith(b, nil).Diagnostics }
 // RunWith is Run with the board's base tree (nil for none), against which
 // the base-tree checks compare the description; it also says which
 // checks ran.
-func RunWith(b *ir.Board, base *basetree.Tree) Result {
+func RunWith(b *ir.Board, base *basetree.Tree) Result { return RunPartial(b, base, nil) }
+
+// RunPartial is RunWith on a partial board: missing are the refs of the
+// elements that lack a fact (load.Partial.Missing), nil for a whole
+// board. Only the checks whose facts are all there run; the others are
+// listed in Result.Skipped. Waivers that lack a fact, or whose target
+// lacks one, neither silence nor are reported.
+func RunPartial(b *ir.Board, base *basetree.Tree, missing []ir.Ref) Result {
 	var found []finding
-	var ran []*Check
+	var ran, skipped []*Check
+	lacking := missingFacts(missing)
 	for _, c := range All() {
 		if c.NeedsBase && base == nil {
+			continue
+		}
+		if c.needs()&lacking != 0 {
+			skipped = append(skipped, c)
 			continue
 		}
 		p := &Pass{Board: b, Base: base, check: c}
@@ -117,9 +145,9 @@ func RunWith(b *ir.Board, base *basetree.Tree) Result {
 		found = append(found, p.found...)
 		ran = append(ran, c)
 	}
-	out := applyWaivers(b, base, found)
+	out := applyWaivers(b, ran, missing, found)
 	out.Sort()
-	return Result{Diagnostics: out, Ran: ran}
+	return Result{Diagnostics: out, Ran: ran, Skipped: skipped}
 }
 
 // sortedByID returns checks sorted by ID.

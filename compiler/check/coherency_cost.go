@@ -52,6 +52,7 @@ func hasAny(have, want []string) bool {
 
 // CoherencyOptOut finds masters that opt out of a coherent interconnect.
 var CoherencyOptOut = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0103", Name: "coherency-opt-out", Severity: diag.Warning,
 		Doc: "A master on a coherent interconnect is declared non-coherent, so the kernel does cache " +
 			"maintenance on every DMA buffer. That is right when the master's port really does not snoop, " +
@@ -74,6 +75,7 @@ var CoherencyOptOut = &Check{
 // CoherencyUnverified reports masters on an interconnect that is coherent
 // for verified masters only, and that carry no verification.
 var CoherencyUnverified = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0104", Name: "coherency-unverified", Severity: diag.Info,
 		Doc: "The interconnect can snoop the CPU caches, but its fact covers only masters verified one by " +
 			"one, and this master has not been. It is left non-coherent (never marked silently); verifying " +

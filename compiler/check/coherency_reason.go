@@ -5,6 +5,7 @@ import "boardc.dev/boardc/compiler/diag"
 // CoherencyOverrideReason finds master-level coherency facts that override
 // or extend the interconnect's fact without saying why or who verified it.
 var CoherencyOverrideReason = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0102", Name: "coherency-override-reason", Severity: diag.Error,
 		Doc: "A master's own coherency fact changes what it inherits from its interconnect, so it must be " +
 			"justified: opting out of a coherent interconnect needs a reason, and marking a master coherent " +

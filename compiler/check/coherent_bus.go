@@ -8,6 +8,7 @@ import (
 // CoherentOnNonCoherentBus finds masters declared coherent on a bus that
 // cannot snoop the CPU caches.
 var CoherentOnNonCoherentBus = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0101", Name: "coherent-on-noncoherent-bus", Severity: diag.Error,
 		Doc: "A master is declared cache-coherent but sits on an interconnect whose coherency fact says it " +
 			"cannot snoop the CPU caches. Marking it dma-coherent would make the kernel skip cache " +

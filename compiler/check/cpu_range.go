@@ -9,6 +9,7 @@ import (
 
 // CPURange finds CPU numbers beyond the SoC's CPUs anywhere in the board.
 var CPURange = &Check{
+	Needs: FactCPUs | FactMasters | FactDPAA2 | FactPolicy,
 	Code: diag.Code{ID: "BC0402", Name: "cpu-out-of-range", Severity: diag.Error,
 		Doc: "A CPU number in an IRQ pinning, an RPS or XPS mask, a DPIO or the isolated CPUs is not one " +
 			"of the SoC's CPUs (0..N-1). The kernel rejects an affinity with no online CPU, and a mask " +

@@ -10,6 +10,7 @@ import (
 
 // CPUTopology checks that the clusters number the CPUs 0..N-1, each once.
 var CPUTopology = &Check{
+	Needs: FactCPUs,
 	Code: diag.Code{ID: "BC0401", Name: "cpu-topology", Severity: diag.Error,
 		Doc: "The clusters must list every logical CPU exactly once, numbered 0..N-1 as Linux numbers " +
 			"them, and a cluster's cores may name only its own CPUs, each once. Stash destinations, DPIO affinity and every CPU mask are computed from this list; " +

@@ -9,6 +9,7 @@ import (
 
 // DuplicateNodes finds two buses or masters with one DT label or path.
 var DuplicateNodes = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0501", Name: "duplicate-node", Severity: diag.Error,
 		Doc: "Two buses or masters name the same device-tree label or node path. The fragment would set " +
 			"properties on one node from two descriptions, and one of the facts would be lost."},
@@ -39,6 +40,7 @@ var DuplicateNodes = &Check{
 // UndeclaredTarget finds runtime policy naming an IRQ or interface the
 // board does not declare.
 var UndeclaredTarget = &Check{
+	Needs: FactBuses | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0502", Name: "undeclared-policy-target", Severity: diag.Error,
 		Doc: "The runtime policy pins an IRQ, or steers an interface, that no master of the board " +
 			"declares (in its irqs or netdev). The generated script would fail on the target, or tune " +

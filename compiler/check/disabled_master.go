@@ -10,6 +10,7 @@ import (
 
 // PolicyOnDisabled finds runtime policy for masters the board disables.
 var PolicyOnDisabled = &Check{
+	Needs: FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0410", Name: "policy-on-disabled-master", Severity: diag.Error,
 		Doc: "The policy pins an IRQ that only disabled masters declare, or steers an interface whose " +
 			"master is disabled (enabled: false, DT status \"disabled\"). No driver binds a disabled " +

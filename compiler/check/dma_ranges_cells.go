@@ -9,6 +9,7 @@ import (
 // DMARangesCells finds dma-ranges values that do not fit the cell counts
 // they are written in.
 var DMARangesCells = &Check{
+	Needs: FactRoot | FactBuses,
 	Code: diag.Code{ID: "BC0203", Name: "dma-ranges-cells", Severity: diag.Error,
 		Doc: "Each dma-ranges triplet is written in cells: the child address in the bus's #address-cells, " +
 			"the parent address in the parent's #address-cells, the size in the bus's #size-cells " +

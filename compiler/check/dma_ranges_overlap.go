@@ -9,6 +9,7 @@ import (
 // DMARangesOverlap finds dma-ranges windows that overlap each other or reach
 // beyond the parent's address space.
 var DMARangesOverlap = &Check{
+	Needs: FactRoot | FactBuses,
 	Code: diag.Code{ID: "BC0204", Name: "dma-ranges-overlap", Severity: diag.Error,
 		Doc: "Two dma-ranges windows of one bus overlap in the child (device) address space, so one DMA " +
 			"address translates two ways, or a window reaches beyond what the parent bus can address " +

@@ -12,6 +12,7 @@ import (
 // DMARangesWalk says where of_dma_get_range() stops short of a described
 // translation, and where a stated identity carries it on.
 var DMARangesWalk = &Check{
+	Needs: FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0205", Name: "dma-ranges-walk", Severity: diag.Info,
 		Doc: "of_dma_get_range() (drivers/of/address.c), called by of_dma_configure_id() " +
 			"(drivers/of/device.c), walks up from a master's bus: a missing dma-ranges on that first bus " +
@@ -65,6 +66,7 @@ var DMARangesWalk = &Check{
 
 // DMARangesEmptyCells finds an empty dma-ranges that dtc warns about.
 var DMARangesEmptyCells = &Check{
+	Needs: FactRoot | FactBuses,
 	Code: diag.Code{ID: "BC0206", Name: "dma-ranges-empty-cells", Severity: diag.Warning,
 		Doc: "A bus states an empty dmaRanges (an identity) but its #address-cells or #size-cells differ " +
 			"from its parent's. The fragment writes the empty dma-ranges the description states, which " +

@@ -11,6 +11,7 @@ import (
 // DMABelowRAM finds masters whose DMA width cannot reach all of the
 // board's RAM.
 var DMABelowRAM = &Check{
+	Needs: FactBuses | FactMasters | FactDMA | FactMemory,
 	Code: diag.Code{ID: "BC0201", Name: "dma-width-below-ram", Severity: diag.Warning,
 		Doc: "The master's streaming DMA mask does not cover the highest RAM address of the board, so buffers above " +
 			"it are bounced through swiotlb: an extra copy per transfer, from a pool of 64 MiB by default " +
@@ -39,6 +40,7 @@ var DMABelowRAM = &Check{
 // DMAAboveBus finds masters whose DMA width exceeds what their interconnect
 // carries.
 var DMAAboveBus = &Check{
+	Needs: FactBuses | FactMasters | FactDMA,
 	Code: diag.Code{ID: "BC0202", Name: "dma-width-above-bus", Severity: diag.Error,
 		Doc: "The master claims more DMA address bits than its bus (or a bus above it) carries. A mask " +
 			"set from that width lets the DMA API hand out addresses the interconnect truncates: the " +

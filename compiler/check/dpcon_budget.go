@@ -9,6 +9,7 @@ import (
 
 // DPCONBudget checks that there are DPCONs for every channel of every DPNI.
 var DPCONBudget = &Check{
+	Needs: FactCPUs | FactMasters | FactDPAA2 | FactPolicy,
 	Code: diag.Code{ID: "BC0306", Name: "dpcon-budget", Severity: diag.Error,
 		Doc: "dpaa2-eth takes one DPCON per channel per interface. dpaa2_eth_setup_dpio() " +
 			"(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c) walks the online CPUs and makes a channel " +

@@ -9,6 +9,7 @@ import (
 
 // DPIOCount compares the number of DPAA2 I/O portals with the CPUs.
 var DPIOCount = &Check{
+	Needs: FactCPUs | FactDPAA2,
 	Code: diag.Code{ID: "BC0301", Name: "dpio-count", Severity: diag.Error,
 		Doc: "DPAA2 needs one DPIO portal per CPU. dpaa2_dpio_probe() gives each DPIO the next unused " +
 			"online CPU and fails with -ERANGE (\"Number of DPIOs exceeds NR_CPUS\") when there is none " +
@@ -55,6 +56,7 @@ var DPIOCount = &Check{
 
 // RXStashing refuses RX-queue FLC stashing.
 var RXStashing = &Check{
+	Needs: FactDPAA2,
 	Code: diag.Code{ID: "BC0302", Name: "rx-queue-stashing", Severity: diag.Error,
 		Doc: "Stashing on DPAA2 RX queues through the flow context (DPNI_QUEUE_OPT_FLC) was added to " +
 			"dpaa2-eth in 2019 and reverted upstream the same year: a stash that arrives late can touch a " +

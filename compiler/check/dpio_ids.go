@@ -8,6 +8,7 @@ import (
 
 // DPIOIDs checks that the DPIO ids run from 0 without a gap.
 var DPIOIDs = &Check{
+	Needs: FactDPAA2,
 	Code: diag.Code{ID: "BC0305", Name: "dpio-ids", Severity: diag.Error,
 		Doc: "The DPIO ids must be 0..N-1, each once. The table is read by position: the data-path layout " +
 			"creates dpio@N for each id, and dpaa2_dpio_probe() " +

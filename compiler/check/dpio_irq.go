@@ -16,6 +16,7 @@ var dpioIRQ = regexp.MustCompile(`^dpio\.([0-9]+)$`)
 
 // DPIOPin compares the pins of dpio.N IRQs with the DPIO table.
 var DPIOPin = &Check{
+	Needs: FactCPUs | FactMasters | FactDPAA2 | FactPolicy,
 	Code: diag.Code{ID: "BC0304", Name: "dpio-irq-pin", Severity: diag.Warning,
 		Doc: "A policy.irqs pin of the IRQ dpio.N, N a DPIO id, names CPUs other than the one the DPIO " +
 			"table gives DPIO N, or N is no DPIO of the table. The portal's CPU is where its IRQ must " +

@@ -24,6 +24,7 @@ var kernelStash = map[string]struct {
 
 // StashClusters checks the stash destination formula against the clusters.
 var StashClusters = &Check{
+	Needs: FactCPUs | FactDPAA2 | FactIdentity,
 	Code: diag.Code{ID: "BC0303", Name: "dpio-stash-clusters", Severity: diag.Error,
 		Doc: "A DPIO stashes the frames it dequeues into the cache of one cluster, destination " +
 			"clusterBase + cpu / clusterSize of the CPU it serves. With soc.cpus.clusters, each destination " +

@@ -9,6 +9,7 @@ import (
 
 // DPMACLink checks the DPNI-DPMAC connections of the data-path layout.
 var DPMACLink = &Check{
+	Needs: FactMasters | FactDPAA2,
 	Code: diag.Code{ID: "BC0307", Name: "dpmac-link", Severity: diag.Error,
 		Doc: "A netdev's dpmac connects its DPNI to that DPMAC in the Management Complex's data-path " +
 			"layout (the connections of a DPL, as NXP's mc-utils configs write them: endpoint1 " +

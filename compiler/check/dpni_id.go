@@ -10,6 +10,7 @@ import (
 // DPNIID checks the DPNI object ids interfaces are found by against the
 // data-path layout that creates them.
 var DPNIID = &Check{
+	Needs: FactMasters | FactDPAA2,
 	Code: diag.Code{ID: "BC0308", Name: "dpni-id", Severity: diag.Error,
 		Doc: "tune.sh finds a DPAA2 interface by its DPNI object: the netdev whose device is dpni.N " +
 			"(dpaa2_eth_probe(), drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c, registers it with " +

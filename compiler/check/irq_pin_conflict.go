@@ -10,6 +10,7 @@ import (
 
 // IRQPinConflict finds an IRQ pinned twice.
 var IRQPinConflict = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0408", Name: "irq-pin-conflict", Severity: diag.Error,
 		Doc: "Two policy.irqs entries pin the same IRQ. To different CPU sets: tune.sh applies the pins in " +
 			"order, so the last one wins: every apply moves the IRQ to each set in turn, and tune.sh " +

@@ -12,6 +12,7 @@ import (
 // than the IRQs of its name on an interrupt controller that delivers each
 // IRQ to one CPU.
 var IRQOneTarget = &Check{
+	Needs: FactCPUs | FactMasters | FactIRQDelivery | FactPolicy,
 	Code: diag.Code{ID: "BC0413", Name: "irq-mask-one-target", Severity: diag.Error,
 		Doc: "A pin lists more CPUs than there are IRQs of its name, on an SoC whose interrupt controller " +
 			"delivers each IRQ to one CPU of its mask (soc.irqDelivery targets: \"one\": a GICv3 SPI goes " +
@@ -48,6 +49,7 @@ var IRQOneTarget = &Check{
 // IRQKeys finds irqAffinity.driver and irqCount entries naming no IRQ of
 // their master.
 var IRQKeys = &Check{
+	Needs: FactMasters | FactIRQDelivery | FactPolicy,
 	Code: diag.Code{ID: "BC0414", Name: "irq-fact-key", Severity: diag.Error,
 		Doc: "soc.masters.KEY.irqAffinity.driver or irqCount names a key that is not one of the master's " +
 			"irqs, so the fact applies to nothing: a typo, or an IRQ removed from irqs. Name the IRQ by its " +

@@ -10,6 +10,7 @@ import (
 
 // IRQOnIsolated finds IRQs pinned to an isolated CPU.
 var IRQOnIsolated = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0403", Name: "irq-on-isolated-cpu", Severity: diag.Error,
 		Doc: "An IRQ is pinned to a CPU the policy isolates. Isolated CPUs are kept free of interrupts " +
 			"and steering for latency-critical work; pinning an IRQ there defeats the isolation."},
@@ -28,6 +29,7 @@ var IRQOnIsolated = &Check{
 
 // IrqbalanceMoves warns when irqbalance would undo the pinning.
 var IrqbalanceMoves = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0404", Name: "irqbalance-moves-pinned", Severity: diag.Warning,
 		Doc: "irqbalance ignores affinity hints and rebalances every IRQ it is not told to leave alone, " +
 			"so a pinned IRQ drifts back within one rebalance interval. Keep irqbalanceBan (the default) " +
@@ -46,6 +48,7 @@ var IrqbalanceMoves = &Check{
 // RPSRedundant notes RPS on interfaces whose hardware queues already
 // cover every CPU.
 var RPSRedundant = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0405", Name: "rps-redundant", Severity: diag.Info,
 		Doc: "The interface spreads receive flows in hardware (RSS) over at least as many queues as there " +
 			"are CPUs, so software RPS adds an inter-processor interrupt per packet batch and buys nothing."},

@@ -11,6 +11,7 @@ import (
 // MemoryLayout finds memory regions that wrap past the end of the address
 // space (an error) or overlap each other (a warning).
 var MemoryLayout = &Check{
+	Needs: FactMemory,
 	Code: diag.Code{ID: "BC0210", Name: "memory-layout", Severity: diag.Error,
 		Doc: "A memory region whose base plus size wraps past 2^64 is an error (a region may end exactly at " +
 			"2^64): no RAM lies there, and the kernel caps the region at the end of the address space " +
@@ -45,6 +46,7 @@ var MemoryLayout = &Check{
 // DMARangesWrap finds dma-ranges windows whose child or parent address
 // plus size wraps past 2^64.
 var DMARangesWrap = &Check{
+	Needs: FactBuses,
 	Code: diag.Code{ID: "BC0209", Name: "dma-ranges-wrap", Severity: diag.Error,
 		Doc: "A dma-ranges window whose child (device) or parent address plus its size wraps past the " +
 			"end of the 64-bit address space (a window may end exactly at 2^64). of_dma_get_range() " +
@@ -70,6 +72,7 @@ var DMARangesWrap = &Check{
 
 // BoardCompatible finds a board whose compatible names only its SoC.
 var BoardCompatible = &Check{
+	Needs: FactIdentity,
 	Code: diag.Code{ID: "BC0504", Name: "board-compatible", Severity: diag.Error,
 		Doc: "The board's compatible list names only compatibles of its SoC. The root compatible of a " +
 			"device tree starts with the board's own (\"vendor,board\", then the SoC's: devicetree " +

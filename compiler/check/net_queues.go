@@ -11,6 +11,7 @@ import (
 // QueueRange finds RPS or XPS settings for queues the interface does not
 // have.
 var QueueRange = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0406", Name: "queue-out-of-range", Severity: diag.Error,
 		Doc: "The policy sets rx-N/rps_cpus or tx-N/xps_cpus for a queue index at or above the number of " +
 			"hardware queues the interface declares. The kernel creates queues/rx-0..rx-(n-1) and " +
@@ -37,6 +38,7 @@ var QueueRange = &Check{
 
 // FlowTableRounding notes RPS flow table sizes the kernel rounds up.
 var FlowTableRounding = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0407", Name: "rps-flow-table-rounding", Severity: diag.Info,
 		Doc: "The kernel rounds rx-N/rps_flow_cnt up to a power of two " +
 			"(store_rps_dev_flow_table_cnt(), net/core/net-sysfs.c), and net.core.rps_sock_flow_entries " +

@@ -9,6 +9,7 @@ import (
 // NetdevIndistinct finds tuned interfaces that tune.sh cannot tell apart
 // from the other interfaces of their master.
 var NetdevIndistinct = &Check{
+	Needs: FactMasters | FactPolicy | FactDPAA2,
 	Code: diag.Code{ID: "BC0416", Name: "netdev-indistinct", Severity: diag.Warning,
 		Doc: "tune.sh finds an interface by hardware: the netdev whose own of_node " +
 			"(/sys/class/net/IF/of_node), or nearest parent device's, is a device-tree node or below it. " +

@@ -10,6 +10,7 @@ import (
 // OverlayCannotDelete reports the boards whose fragment deletes a property,
 // for which no overlay is written.
 var OverlayCannotDelete = &Check{
+	Needs: FactIdentity | FactBuses | FactMasters,
 	Code: diag.Code{ID: "BC0105", Name: "overlay-cannot-delete", Severity: diag.Warning,
 		Doc: "A master declared non-coherent gets /delete-property/ dma-coherent; before dma-noncoherent " +
 			"in the .dtsi, because of_dma_is_coherent() (drivers/of/address.c) answers true on an " +

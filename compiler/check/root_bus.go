@@ -10,6 +10,7 @@ import (
 // RootBus finds a bus on the root node "/" that says what the root node
 // cannot be.
 var RootBus = &Check{
+	Needs: FactRoot | FactBuses,
 	Code: diag.Code{ID: "BC0503", Name: "root-bus", Severity: diag.Error,
 		Doc: "A bus whose node is the root \"/\" (masters directly under the root, as on QEMU's virt " +
 			"machine) is the root node itself. It has no enclosing bus, so no parent; dtc gives the root " +

@@ -11,6 +11,7 @@ import (
 // RPSUseless finds RPS or RFS that cannot move any work: on an SoC with
 // one CPU, or to only the CPU the interface's IRQ is pinned to.
 var RPSUseless = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0415", Name: "rps-useless", Severity: diag.Warning,
 		Doc: "RPS (rx-N/rps_cpus) and RFS (rps_flow_cnt) move receive processing to another CPU " +
 			"through the backlog (get_rps_cpu() and enqueue_to_backlog(), net/core/dev.c). On an SoC " +

@@ -10,6 +10,7 @@ import (
 
 // SteeringOnIsolated finds RPS and XPS masks naming an isolated CPU.
 var SteeringOnIsolated = &Check{
+	Needs: FactCPUs | FactMasters | FactPolicy,
 	Code: diag.Code{ID: "BC0409", Name: "steering-on-isolated-cpu", Severity: diag.Error,
 		Doc: "An RPS or XPS mask of an interface queue names a CPU the policy isolates. RPS runs the " +
 			"queue's receive processing on the CPUs of rx-N/rps_cpus (through an inter-processor " +

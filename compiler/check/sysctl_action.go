@@ -33,6 +33,7 @@ var sysctlActions = map[string]sysctlAction{
 
 // SysctlAction refuses one-shot triggers in the persistent sysctls.
 var SysctlAction = &Check{
+	Needs: FactPolicy,
 	Code: diag.Code{ID: "BC0412", Name: "sysctl-action", Severity: diag.Error,
 		Doc: "policy.sysctls holds settings, written to a sysctl.d file that systemd-sysctl applies at " +
 			"every boot and that tune.sh reads back to verify. A few sysctls are actions instead: " +

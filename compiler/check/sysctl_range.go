@@ -11,6 +11,7 @@ import (
 
 // SysctlRange finds sysctl values the kernel rejects.
 var SysctlRange = &Check{
+	Needs: FactPolicy,
 	Code: diag.Code{ID: "BC0411", Name: "sysctl-range", Severity: diag.Error,
 		Doc: "A sysctl value the kernel rejects with EINVAL: systemd-sysctl logs the failure at every " +
 			"boot and tune.sh stops at it. For the sysctls whose handler boardc knows (the table in " +

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 )
@@ -105,13 +104,27 @@ func targetHint(on string, refs []ir.Ref) string {
 // applyWaivers drops the findings a waiver silences: one check on exactly
 // the element it names. A waiver without a reason is an error; one that
 // silences nothing is a warning.
-func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
-	out := resolveWaivers(b)
+//
+// On a partial board (missing not empty), what is wrong with a waiver
+// that lacks a fact, or whose target does, is not reported (the loader
+// reported what it lacks), and a waiver of a check that did not run is
+// not unused.
+func applyWaivers(b *ir.Board, ran []*Check, missing []ir.Ref, found []finding) diag.List {
+	var out diag.List
+	for _, d := range resolveWaivers(b) {
+		if !touches(missing, d.Ref) && !touches(missing, ir.Ref(b.Waivers[waiverIndex(d.Ref)].On)) {
+			out = append(out, d)
+		}
+	}
+	didRun := map[string]bool{}
+	for _, c := range ran {
+		didRun[c.ID], didRun[c.Name] = true, true
+	}
 	used := make([]bool, len(b.Waivers))
 	for _, f := range found {
 		waived := false
 		for i, w := range b.Waivers {
-			if w.Check == f.d.Code && w.Target != "" && w.Target == f.d.Ref && w.Reason != "" {
+			if silences(w, touches(missing, ir.WaiverRef(i)), f.d) {
 				used[i], waived = true, true
 			}
 		}
@@ -121,6 +134,9 @@ func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 	}
 	for i, w := range b.Waivers {
 		ref := ir.WaiverRef(i)
+		if touches(missing, ref) || touches(missing, w.Target) {
+			continue
+		}
 		switch {
 		case w.Reason == "":
 			out = append(out, diag.Diagnostic{
@@ -134,9 +150,10 @@ func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 				Message: fmt.Sprintf("waiver names unknown check %s", w.Check),
 				Notes:   []diag.Note{{Message: "boardc checks lists the codes"}},
 			})
-		case w.Target != "" && !used[i] && (base != nil || !needsBase(w.Check)):
-			// A waiver of a base-tree check can only be used when
-			// the board is checked against a base tree.
+		case w.Target != "" && !used[i] && couldUse(w.Check, didRun):
+			// A waiver of a check that did not run (a base-tree check
+			// without a base tree, a check skipped on a partial
+			// board) cannot be used.
 			out = append(out, diag.Diagnostic{
 				Pos: w.Pos, Severity: diag.Warning, Code: WaiverUnused.ID, Ref: ref,
 				Message: fmt.Sprintf("waiver of %s on %s silences nothing", w.Check, w.On),
@@ -144,6 +161,42 @@ func applyWaivers(b *ir.Board, base *basetree.Tree, found []finding) diag.List {
 		}
 	}
 	return out
+}
+
+// silences reports whether the waiver w silences the finding d. A waiver
+// that lacks a field or whose field is wrong (incomplete: the loader
+// reported which) silences the findings of the check it names on the
+// element it names, whichever of the two can be read (every finding when
+// neither can: a value of the wrong type leaves the whole waiver
+// unreadable), so that a partial board reports no finding the whole one
+// would not: it fails on the waiver's own error anyway.
+func silences(w ir.Waiver, incomplete bool, d diag.Diagnostic) bool {
+	if incomplete {
+		return (w.Check == "" || w.Check == d.Code) &&
+			(w.On == "" || w.Target != "" && w.Target == d.Ref)
+	}
+	return w.Check == d.Code && w.Target != "" && w.Target == d.Ref && w.Reason != ""
+}
+
+// touches reports whether r is an element that lacks a fact, below one,
+// or above one.
+func touches(missing []ir.Ref, r ir.Ref) bool {
+	if r == "" {
+		return false
+	}
+	for _, m := range missing {
+		if r.Contains(m) || m.Contains(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// waiverIndex returns i of the ref waivers[i].
+func waiverIndex(r ir.Ref) int {
+	s := strings.TrimSuffix(strings.TrimPrefix(string(r), "waivers["), "]")
+	i, _ := strconv.Atoi(s)
+	return i
 }
 
 // WaiverReason is the code of waivers without a written reason.
@@ -179,13 +232,14 @@ func known(idOrName string) bool {
 	return ok
 }
 
-// needsBase reports whether the check a waiver names runs only against a
-// base tree.
-func needsBase(idOrName string) bool {
+// couldUse reports whether a waiver of the code idOrName could have
+// silenced a finding: the check it names ran (ran holds their IDs and
+// names), or it names a code no check reports.
+func couldUse(idOrName string, ran map[string]bool) bool {
 	for _, c := range All() {
 		if c.ID == idOrName || c.Name == idOrName {
-			return c.NeedsBase
+			return ran[idOrName]
 		}
 	}
-	return false
+	return true
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"cuelang.org/go/cue"
@@ -115,13 +116,48 @@ func (l *Loader) spend(inst *build.Instance) {
 
 // Load loads the board described by path, a directory holding a CUE package
 // or a single .cue file. It returns the lowered board, or nil and at least
-// one error diagnostic. It is Evaluate followed by Lower.
+// one error diagnostic. It is LoadPartial without the partial board.
 func (l *Loader) Load(path string) (*ir.Board, diag.List) {
+	p := l.LoadPartial(path)
+	if p.Board == nil || p.Diagnostics.HasErrors() {
+		return nil, p.Diagnostics
+	}
+	return p.Board, p.Diagnostics
+}
+
+// Partial is a description lowered as far as its errors allow.
+type Partial struct {
+	// Board is the lowered board, nil when the description could not be
+	// lowered at all (it does not parse, an error is not about one
+	// element). It lacks the facts Missing names.
+	Board *ir.Board
+	// Diagnostics are every error found in the one pass: the schema's
+	// (every missing, non-concrete, wrong or unknown field at once) and
+	// lowering's (every undeclared reference, every master without DMA
+	// widths).
+	Diagnostics diag.List
+	// Missing are the refs of the elements of Board that lack a fact,
+	// sorted, each once: "memory" for a board without memory,
+	// "soc.masters.eth0.dma" for a master without DMA widths. A check
+	// that reads one of these facts must not run on Board.
+	Missing []ir.Ref
+}
+
+// LoadPartial is Evaluate followed by Lower, for a description whose
+// errors are confined to some of its elements too: a field missing, not
+// concrete, wrong or unknown, a reference to a bus the SoC does not
+// declare, a master without DMA widths. Such a description is lowered all the same, the
+// elements concerned recorded in Missing, so that the checks that do not
+// read those facts can run on the rest. Any other error leaves Board nil.
+func (l *Loader) LoadPartial(path string) Partial {
 	e, ds := l.Evaluate(path)
 	if e == nil {
-		return nil, ds
+		return Partial{Diagnostics: ds}
 	}
-	return l.Lower(e)
+	b, lds, missing := l.lower(e)
+	ds = append(ds, lds...)
+	ds.Sort()
+	return Partial{Board: b, Diagnostics: ds, Missing: missing}
 }
 
 // Evaluated is a description loaded, unified with the schema and
@@ -130,13 +166,22 @@ type Evaluated struct {
 	inst *build.Instance
 	v    cue.Value
 	pos  *positions
+	// missing are the refs of the elements whose fields are missing,
+	// not concrete or wrong, when validation failed with only such
+	// errors; data is then the description as written, before the
+	// schema, for what an error leaves unreadable in v.
+	missing []ir.Ref
+	data    cue.Value
 }
 
 // Evaluate loads the CUE package at path (as Load does), builds it,
 // unifies it with #Board and validates the result, the way `cue vet`
-// checks a description against the schema. It returns nil and at least
-// one error diagnostic when any of these fails, each error at the user's
-// position with the schema's constraint as a note.
+// checks a description against the schema. It returns at least one error
+// diagnostic when any of these fails, each error at the user's position
+// with the schema's constraint as a note, every such error of the
+// description at once. It returns nil then too, unless every error is
+// about one element (see confined): that description is returned with
+// the errors, for Lower to lower as far as it goes.
 //
 // #Board carries no position (see unpositioned), so that a value's
 // position is always one the user wrote and lowering reads positions from
@@ -165,9 +210,33 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 				err = perr
 			}
 		}
-		return nil, p.fromCUE(err, data, diag.Schema.ID)
+		ds := p.fromCUE(err, data, diag.Schema.ID)
+		missing, ok := confined(ds)
+		if !ok {
+			return nil, ds
+		}
+		return &Evaluated{inst: inst, v: v, data: data, pos: p, missing: missing}, ds
 	}
 	return &Evaluated{inst: inst, v: v, pos: p}, nil
+}
+
+// confined returns the refs of the elements the diagnostics are about,
+// and whether every one is confined to an element: a field missing or
+// not concrete (BC0004), wrong (BC0002, BC0006) or not allowed (BC0003),
+// or an element the SoC does not declare (BC0007), each with the ref of
+// the element it is about.
+func confined(ds diag.List) ([]ir.Ref, bool) {
+	var refs []ir.Ref
+	for _, d := range ds {
+		if d.Severity != diag.Error {
+			continue
+		}
+		if !partialCodes[d.Code] || d.Ref == "" {
+			return nil, false
+		}
+		refs = append(refs, d.Ref)
+	}
+	return refs, len(refs) > 0
 }
 
 // instance loads the CUE package at path. It returns nil and at least one
@@ -231,19 +300,34 @@ func moduleRoot(dir string) string {
 
 // Lower turns an evaluated description into the IR, resolving references
 // between its parts. It returns nil and at least one error diagnostic when
-// a reference is to something the description does not declare. Lowering
-// does not change e; it may be lowered again.
+// a reference is to something the description does not declare, or when
+// e is a partial description (see Evaluate). Lowering does not change e;
+// it may be lowered again.
 func (l *Loader) Lower(e *Evaluated) (*ir.Board, diag.List) {
-	p := e.pos
-	lw := &lowerer{pos: p}
-	b := lw.board(node{v: e.v, pos: p, fallback: p.dirPos()})
-	if len(lw.diags) > 0 {
-		return nil, lw.diags
+	b, ds, missing := l.lower(e)
+	if len(ds) > 0 || len(missing) > 0 {
+		if len(ds) == 0 {
+			ds = diag.List{{Pos: e.pos.dirPos(), Severity: diag.Error, Code: diag.Missing.ID,
+				Message: "the description is incomplete: " + string(missing[0]) + " is missing"}}
+		}
+		return nil, ds
 	}
+	return b, nil
+}
+
+// lower lowers e as far as it goes: the board, lowering's own errors, and
+// the refs of the elements that lack a fact (those e's validation found,
+// and those lowering found), sorted, each once.
+func (l *Loader) lower(e *Evaluated) (*ir.Board, diag.List, []ir.Ref) {
+	p := e.pos
+	lw := &lowerer{pos: p, missing: e.missing, data: e.data}
+	b := lw.board(node{v: e.v, pos: p, fallback: p.dirPos()})
 	for _, f := range sources(e.inst) {
 		b.Sources = append(b.Sources, ir.Source{Path: f, Rel: p.convert(f, 0, 0).Src})
 	}
-	return b, nil
+	missing := slices.Clone(lw.missing)
+	slices.Sort(missing)
+	return b, lw.diags, slices.Compact(missing)
 }
 
 func (l *Loader) pathError(path, msg string) diag.List {
@@ -301,4 +385,11 @@ func instances(inst *build.Instance) []*build.Instance {
 	}
 	walk(inst)
 	return out
+}
+
+// partialCodes are the codes of the loader's errors that are confined to
+// the element they are about.
+var partialCodes = map[string]bool{
+	diag.Missing.ID: true, diag.NotInSoC.ID: true,
+	diag.Schema.ID: true, diag.Unknown.ID: true, diag.Conflict.ID: true,
 }

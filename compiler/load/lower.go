@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 
+	"cuelang.org/go/cue"
+
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 )
@@ -12,16 +14,48 @@ import (
 // lowerer turns a validated description into the IR, resolving references
 // between its parts (master.bus, bus.parent). A reference to something the
 // description does not declare is reported at the reference.
+//
+// A partial description (see Evaluate) is lowered as far as it goes: an
+// element whose fields are missing is lowered with zero values for them,
+// and its ref is kept in missing, with the refs of what lowering itself
+// cannot resolve, so that the checks that read those facts do not run.
 type lowerer struct {
-	pos   *positions
-	diags diag.List
+	pos     *positions
+	diags   diag.List
+	missing []ir.Ref
+	// data is the description as written, for a partial one.
+	data cue.Value
 }
 
-func (lw *lowerer) errorf(pos ir.Pos, format string, args ...any) {
-	lw.diags = append(lw.diags, diag.Diagnostic{
+// lacks reports whether the element r, or anything below it, lacks a
+// fact.
+func (lw *lowerer) lacks(r ir.Ref) bool {
+	for _, m := range lw.missing {
+		if r.Contains(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMissing reports whether the element r itself is missing: an element
+// the SoC does not declare, which has no facts to lower.
+func (lw *lowerer) isMissing(r ir.Ref) bool {
+	return slices.Contains(lw.missing, r)
+}
+
+// report records an error of lowering about the element on, which then
+// lacks the fact.
+func (lw *lowerer) report(d diag.Diagnostic, on ir.Ref) {
+	lw.diags = append(lw.diags, d)
+	lw.missing = append(lw.missing, on)
+}
+
+func (lw *lowerer) errorf(on ir.Ref, pos ir.Pos, format string, args ...any) {
+	lw.report(diag.Diagnostic{
 		Pos: pos, Severity: diag.Error, Code: diag.Reference.ID,
 		Message: fmt.Sprintf(format, args...),
-	})
+	}, on)
 }
 
 func (lw *lowerer) board(n node) *ir.Board {
@@ -39,11 +73,20 @@ func (lw *lowerer) board(n node) *ir.Board {
 		b.DTSPos = d.Pos()
 	}
 	b.SoC = lw.soc(n.at("soc"))
-	for _, m := range n.at("memory").list() {
+	// Memory the description lacks is left out rather than read as the
+	// schema's bare element type (a region at 0 of size 0).
+	for _, m := range lw.list(n.at("memory"), "memory") {
 		b.Memory = append(b.Memory, ir.MemRegion{Base: m.val("base").uint(), Size: m.val("size").uint(), Pos: m.Pos()})
 	}
 	b.Policy = lw.policy(n.at("policy"))
-	for _, w := range n.at("waivers").list() {
+	ws := n.at("waivers")
+	if lw.lacks("waivers") && lw.data.Exists() {
+		// A wrong value in a waiver leaves the whole waiver, or the
+		// list, unreadable in the unified value: read what the user
+		// wrote, so that the waiver still names its check and element.
+		ws = node{v: lw.data.LookupPath(cue.MakePath(cue.Str("waivers"))), pos: lw.pos, fallback: ws.Pos()}
+	}
+	for _, w := range ws.list() {
 		on := w.at("on")
 		b.Waivers = append(b.Waivers, ir.Waiver{
 			Check: w.val("check").str(), On: on.str(),
@@ -73,6 +116,10 @@ func (lw *lowerer) soc(n node) ir.SoC {
 	byKey := map[string]*ir.Bus{}
 	parents := map[*ir.Bus]node{}
 	for _, f := range n.at("buses").fields() {
+		if lw.isMissing(ir.BusRef(f.name)) {
+			// An element the SoC does not declare: nothing to lower.
+			continue
+		}
 		b := lw.bus(f.name, f.node)
 		byKey[f.name] = b
 		s.Buses = append(s.Buses, b)
@@ -86,12 +133,18 @@ func (lw *lowerer) soc(n node) ir.SoC {
 			continue
 		}
 		b.ParentPos = p.Pos()
-		if b.Parent = byKey[p.str()]; b.Parent == nil {
-			lw.errorf(p.Pos(), "soc.buses.%s.parent: bus %q is not declared in soc.buses", b.Key, p.str())
+		switch b.Parent = byKey[p.str()]; {
+		case b.Parent != nil:
+		case lw.lacks(b.Ref().Field("parent")) || lw.isMissing(ir.BusRef(p.str())):
+			// The parent is missing, or not declared by the SoC, as
+			// the loader reported.
+			lw.missing = append(lw.missing, b.Ref().Field("parent"))
+		default:
+			lw.errorf(b.Ref().Field("parent"), p.Pos(), "soc.buses.%s.parent: bus %q is not declared in soc.buses", b.Key, p.str())
 		}
 	}
 	lw.checkCycles(s.Buses)
-	fs := n.at("masters").fields()
+	fs := slices.DeleteFunc(n.at("masters").fields(), func(f field) bool { return lw.isMissing(ir.MasterRef(f.name)) })
 	masters, buses := make([]*ir.Master, len(fs)), make([]string, len(fs))
 	problems := make([]*diag.Diagnostic, len(fs))
 	for i, f := range fs {
@@ -99,12 +152,18 @@ func (lw *lowerer) soc(n node) ir.SoC {
 	}
 	for _, d := range problems {
 		if d != nil {
-			lw.diags = append(lw.diags, *d)
+			lw.report(*d, d.Ref)
 		}
 	}
 	for i, m := range masters {
 		if m.Bus = byKey[buses[i]]; m.Bus == nil {
-			lw.errorf(m.BusPos, "soc.masters.%s.bus: bus %q is not declared in soc.buses", m.Key, buses[i])
+			if lw.lacks(m.Ref().Field("bus")) || lw.isMissing(ir.BusRef(buses[i])) {
+				// Its bus is missing, or not declared by the SoC,
+				// as the loader reported: the master is left out.
+				lw.missing = append(lw.missing, m.Ref().Field("bus"))
+				continue
+			}
+			lw.errorf(m.Ref().Field("bus"), m.BusPos, "soc.masters.%s.bus: bus %q is not declared in soc.buses", m.Key, buses[i])
 			continue
 		}
 		s.Masters = append(s.Masters, m)
@@ -127,7 +186,7 @@ func (lw *lowerer) checkCycles(buses []*ir.Bus) {
 		for fast != nil && fast.Parent != nil {
 			slow, fast = slow.Parent, fast.Parent.Parent
 			if slow == fast {
-				lw.errorf(b.ParentPos, "soc.buses.%s.parent: the bus is its own ancestor", b.Key)
+				lw.errorf(b.Ref().Field("parent"), b.ParentPos, "soc.buses.%s.parent: the bus is its own ancestor", b.Key)
 				b.Parent = nil
 				break
 			}
@@ -348,4 +407,14 @@ func (lw *lowerer) policy(n node) ir.Policy {
 		p.Sysctls = append(p.Sysctls, ir.Sysctl{Key: f.name, Value: f.scalar(), Pos: f.Pos()})
 	}
 	return p
+}
+
+// list returns the elements of the list n, the element r of the
+// description, or none when r lacks a fact: a list the description does
+// not give is the schema's type, whose elements are not values.
+func (lw *lowerer) list(n node, r ir.Ref) []node {
+	if lw.lacks(r) {
+		return nil
+	}
+	return n.list()
 }
