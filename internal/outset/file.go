@@ -15,6 +15,12 @@ func WriteFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
+	return replace(path, data, Mode(data), nil)
+}
+
+// replace writes data to a temporary file beside path, gives it mode and
+// whatever set does (nil for nothing), and renames it over path.
+func replace(path string, data []byte, mode os.FileMode, set func(tmp string) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -27,8 +33,13 @@ func WriteFile(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), Mode(data)); err != nil {
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
 		return err
+	}
+	if set != nil {
+		if err := set(tmp.Name()); err != nil {
+			return err
+		}
 	}
 	return os.Rename(tmp.Name(), path)
 }

@@ -31,29 +31,17 @@ func Rewrite(path string, data []byte) error {
 	if known && links > 1 {
 		return rewriteInPlace(target, data)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), fi.Mode().Perm()); err != nil {
-		return err
-	}
-	if known {
+	return replace(target, data, fi.Mode().Perm(), func(tmp string) error {
+		if !known {
+			return nil
+		}
 		// Only root may give a file away; another user's file keeps
 		// the new owner, the caller, as an editor's save does.
-		if err := os.Lchown(tmp.Name(), uid, gid); err != nil && !errors.Is(err, os.ErrPermission) {
+		if err := os.Lchown(tmp, uid, gid); err != nil && !errors.Is(err, os.ErrPermission) {
 			return err
 		}
-	}
-	return os.Rename(tmp.Name(), target)
+		return nil
+	})
 }
 
 // rewriteInPlace truncates the file at path and writes data into it.
