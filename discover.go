@@ -1,6 +1,7 @@
 package boardc
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,10 @@ import (
 func Discover(root string) ([]string, error) {
 	return load.FindBoards(root)
 }
+
+// ErrNoBoard is what Expand returns, wrapped, for a pattern that finds no
+// board.
+var ErrNoBoard = errors.New("no board found")
 
 // Expand replaces every argument ending in "/..." (e.g. ./boards/...) by
 // the board directories at or below that directory (Discover), keeping
@@ -36,7 +41,7 @@ func Expand(args []string) ([]string, error) {
 			return nil, err
 		}
 		if len(dirs) == 0 {
-			return nil, fmt.Errorf("%s: no board found", a)
+			return nil, fmt.Errorf("%s: %w", a, ErrNoBoard)
 		}
 		out = append(out, dirs...)
 	}

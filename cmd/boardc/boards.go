@@ -1,10 +1,17 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"runtime"
+	"strings"
 	"sync"
 
+	"github.com/spf13/cobra"
+
 	"boardc.dev/boardc"
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/ir"
 )
 
 // boardRule is the rule, as the help texts print it, by which a trailing
@@ -48,4 +55,44 @@ func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 		}
 	}
 	return results, nil
+}
+
+// expandArgs is boardc.Expand with the exit-status contract: an argument
+// that names nothing readable ("x/..." below a missing directory, or one
+// that holds no board) is a description error (exit 1), printed as
+// a diagnostic at the argument, as vet prints a missing BOARD.
+func expandArgs(cmd *cobra.Command, args []string) ([]string, error) {
+	var out []string
+	var bad diag.List
+	for _, a := range args {
+		dirs, err := boardc.Expand([]string{a})
+		if err != nil {
+			bad = append(bad, inputDiag(a, err))
+			continue
+		}
+		out = append(out, dirs...)
+	}
+	if len(bad) > 0 {
+		if err := bad.WriteText(cmd.ErrOrStderr()); err != nil {
+			return nil, err
+		}
+		return nil, exitError{exitDiags}
+	}
+	return out, nil
+}
+
+// inputDiag is the BC0001 diagnostic of an input path that cannot be
+// read: a missing or unreadable file or directory, or a pattern that
+// finds no board.
+func inputDiag(path string, err error) diag.Diagnostic {
+	msg := strings.TrimPrefix(err.Error(), path+": ")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		msg = "no such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		msg = "permission denied"
+	case errors.Is(err, boardc.ErrNoBoard):
+		msg = "no board found at or below it"
+	}
+	return diag.Diagnostic{Pos: ir.Pos{File: path, Src: path}, Severity: diag.Error, Code: diag.Parse.ID, Message: msg}
 }

@@ -63,9 +63,9 @@ func compileArgs(cmd *cobra.Command, args []string, f *compileFlags) ([]*boardc.
 // compileBoards is compileArgs that also returns the expanded BOARD
 // arguments, one per result.
 func compileBoards(cmd *cobra.Command, args []string, f *compileFlags) ([]string, []*boardc.Result, error) {
-	paths, err := boardc.Expand(args)
+	paths, err := expandArgs(cmd, args)
 	if err != nil {
-		return nil, nil, usageError(cmd, err)
+		return nil, nil, err
 	}
 	results, err := compileAll(paths, f.options())
 	if err != nil {

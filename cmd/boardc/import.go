@@ -13,6 +13,7 @@ import (
 
 	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/draft"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/internal/outset"
@@ -95,7 +96,15 @@ the SoC. --replace-soc writes the SoC's draft over it instead.`,
 				return usageError(cmd, fmt.Errorf("%s: want a .dts or a .dtb", in))
 			}
 			if err != nil {
-				return err
+				// The tree is the input: one that cannot be read or
+				// built is a description error, as a BOARD that cannot
+				// be read is for vet.
+				d := inputDiag(in, err)
+				d.Code = diag.BaseTree.ID
+				if err := (diag.List{d}).WriteText(cmd.ErrOrStderr()); err != nil {
+					return err
+				}
+				return exitError{exitDiags}
 			}
 			module, modFile, err := moduleOf(outDir)
 			if err != nil {
@@ -130,7 +139,7 @@ the SoC. --replace-soc writes the SoC's draft over it instead.`,
 			for i, f := range files {
 				path := filepath.Join(outDir, filepath.FromSlash(f.Path))
 				if err := outset.WriteFile(path, out[i]); err != nil {
-					return err
+					return ioError(cmd, err)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
 			}

@@ -46,7 +46,10 @@ for a board that does not load.
 			}
 			paths, err := boardc.Discover(dir)
 			if err != nil {
-				return err
+				if err := (diag.List{inputDiag(dir, err)}).WriteText(cmd.ErrOrStderr()); err != nil {
+					return err
+				}
+				return exitError{exitDiags}
 			}
 			if len(paths) == 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "no board below %s\n", dir)

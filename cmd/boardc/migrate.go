@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/internal/outset"
 )
@@ -39,9 +38,9 @@ nothing. Run boardc vet afterwards.
   boardc migrate --dry-run ./boards/...`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dirs, err := boardc.Expand(args)
+			dirs, err := expandArgs(cmd, args)
 			if err != nil {
-				return usageError(cmd, err)
+				return err
 			}
 			l, err := load.New()
 			if err != nil {
@@ -68,7 +67,7 @@ nothing. Run boardc vet afterwards.
 					}
 					if !dryRun {
 						if err := outset.Rewrite(file, ms[file].Data); err != nil {
-							return err
+							return ioError(cmd, err)
 						}
 					}
 				}

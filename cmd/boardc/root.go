@@ -59,10 +59,15 @@ boardc does not fetch the CUE modules a cue.mod/module.cue lists under
 deps: importing one is an error, unless BOARDC_CUE_REGISTRY=1 lets CUE
 fetch it (CUE_REGISTRY, CUE_CACHE_DIR and cue login then apply).
 
-Exit status: 0 success, 1 the description has errors (or, for diff and
-build --check, an output differs), 2 usage or internal error, 3 an I/O
-error writing the outputs (the previous outputs are left as they were)
-or, for diff and build --check, reading them.`,
+Exit status, the same for every command:
+  0  success
+  1  an input has errors: a description or tree that is missing, cannot be
+     read or does not check, a pattern that finds no board; for diff and
+     build --check an output differs; for explain nothing matches
+  2  usage (a bad flag or argument, a file import would overwrite without
+     --force) or an internal error
+  3  I/O: writing the outputs failed (the previous outputs are left as they
+     were) or, for diff and build --check, reading them`,
 		Version:       currentVersion().Boardc,
 		SilenceUsage:  true,
 		SilenceErrors: true,
