@@ -73,6 +73,8 @@ go test -race -count=1 -run '^(TestCompiles|TestGolden)$' ./internal/synth/ ./bo
 # by a count too, which keeps the budget for exploring; about 20 s and
 # 17 s here on 2 idle cores.
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20000x -fuzzminimizetime 100x .
+# Import over arbitrary .dtb bytes: no panic, bounded memory, CUE out.
+go test -run '^$' -fuzz '^FuzzImport$' -fuzztime 20000x -fuzzminimizetime 100x ./compiler/draft/
 # The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,
 # with its negative controls; it installs and caches what it needs.
 ./scripts/target-test.sh

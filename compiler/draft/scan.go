@@ -11,7 +11,6 @@
 package draft
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -231,9 +230,6 @@ func masters(t *basetree.Tree) (out, pcieHosts []*basetree.Node) {
 	return out, kept
 }
 
-// keyRE is the schema's #Key.
-var keyRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,62}$`)
-
 // keyOf turns a label or node name into a #Key: lower case, every other
 // character '_', a leading digit or underscore prefixed with "n".
 func keyOf(s string) string {
@@ -257,13 +253,19 @@ func keyOf(s string) string {
 }
 
 // keys gives each node a unique #Key: its first label, else its name,
-// with _2, _3... on a clash, in path order.
+// with _2, _3... on a clash, in path order. A key of the schema's longest
+// is cut to leave room for its suffix, and each base resumes its count
+// where the last clash left it, so that n nodes of one name take linear
+// time.
 type keys struct {
 	used map[string]bool
 	of   map[*basetree.Node]string
+	next map[string]int // the next suffix to try, by base key
 }
 
-func newKeys() *keys { return &keys{used: map[string]bool{}, of: map[*basetree.Node]string{}} }
+func newKeys() *keys {
+	return &keys{used: map[string]bool{}, of: map[*basetree.Node]string{}, next: map[string]int{}}
+}
 
 func (k *keys) key(t *basetree.Tree, n *basetree.Node) string {
 	if s, ok := k.of[n]; ok {
@@ -276,9 +278,12 @@ func (k *keys) key(t *basetree.Tree, n *basetree.Node) string {
 	if ls := t.LabelsOf(n.Path); len(ls) > 0 {
 		base = ls[0]
 	}
-	s := keyOf(base)
-	for i := 2; k.used[s] || !keyRE.MatchString(s); i++ {
-		s = keyOf(base) + "_" + strconv.Itoa(i)
+	b := keyOf(base)
+	s := b
+	for i := max(k.next[b], 2); k.used[s]; i++ {
+		suffix := "_" + strconv.Itoa(i)
+		s = b[:min(len(b), 63-len(suffix))] + suffix
+		k.next[b] = i + 1
 	}
 	k.used[s] = true
 	k.of[n] = s

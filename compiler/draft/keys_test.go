@@ -1,0 +1,45 @@
+package draft
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"boardc.dev/boardc/compiler/basetree"
+)
+
+// keyRE is the schema's #Key.
+var keyRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,62}$`)
+
+// TestKeysLongAndMany: nodes whose names agree in their first 63
+// characters each get a distinct schema key (a clash of a key of the
+// longest once never ended), and many nodes of one name take linear time.
+func TestKeysLongAndMany(t *testing.T) {
+	long := strings.Repeat("a", 70)
+	var nodes []*basetree.Node
+	for i := range 5 {
+		nodes = append(nodes, &basetree.Node{Path: fmt.Sprintf("/%s%d", long, i), Name: long + fmt.Sprint(i)})
+	}
+	for i := range 20000 {
+		nodes = append(nodes, &basetree.Node{Path: fmt.Sprintf("/x@%d", i), Name: "x"})
+	}
+	k := newKeys()
+	tree := &basetree.Tree{}
+	seen := map[string]bool{}
+	start := time.Now()
+	for _, n := range nodes {
+		s := k.key(tree, n)
+		if !keyRE.MatchString(s) || seen[s] {
+			t.Fatalf("%s: key %q is not a schema key, or taken", n.Path, s)
+		}
+		seen[s] = true
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("%d keys took %v", len(nodes), d)
+	}
+	if got := k.key(tree, nodes[1]); got != strings.Repeat("a", 61)+"_2" {
+		t.Errorf("the second long name's key is %q", got)
+	}
+}
