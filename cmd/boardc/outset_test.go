@@ -271,7 +271,10 @@ func TestKilledBuilds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 1))
 	seen := map[string]int{}
 	inWrite := 0
-	for i := range 110 {
+	// 110 kills, and more, up to 400, while none has landed in a write:
+	// on a busy machine a build's time varies, and the write is its
+	// last part.
+	for i := 0; i < 110 || (inWrite == 0 && i < 400); i++ {
 		v := []string{a, b}[i%2]
 		delay := time.Duration(rng.Int64N(int64(took) * 3 / 2))
 		c := build(v)
