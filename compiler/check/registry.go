@@ -9,6 +9,7 @@ func All() []*Check {
 		CoherencyOverrideReason,
 		CoherencyOptOut,
 		CoherencyUnverified,
+		CoherencyFlagAt,
 		OverlayCannotDelete,
 		DMABelowRAM,
 		DMAAboveBus,

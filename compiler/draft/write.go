@@ -181,10 +181,11 @@ func (g *gen) bus(w *w, b *basetree.Node) {
 		if from != b {
 			where = "on " + from.Path + ", above it"
 		}
-		w.comment(fmt.Sprintf("Upstream sets dma-coherent %s: of_dma_is_coherent() (drivers/of/address.c) walks up from each device, so every master on this bus is coherent.", where))
+		w.comment(fmt.Sprintf("Upstream sets dma-coherent %s: of_dma_is_coherent() (drivers/of/address.c) walks up from each device, so every master on this bus is coherent; flagAt keeps the fragment's flag where upstream has it.", where))
 		w.p("coherent: true")
 		w.p("source: %s", w.q(limit(g.propFrom(from, "dma-coherent")+" on "+from.Path, 200)))
 		w.p(`masters: "all"`)
+		w.p("flagAt: %s", w.q(from.Path))
 	case coh > 0:
 		w.comment("Upstream marks some masters on this bus dma-coherent, so it can snoop for them; the draft claims no more than that: only masters with their own verified fact are coherent.")
 		w.p("coherent: true")

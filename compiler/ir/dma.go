@@ -64,6 +64,11 @@ type BusCoherency struct {
 	// Masters is ScopeAll or ScopeVerified.
 	Masters string
 	Pos     Pos
+	// FlagAt is the path of the node whose dma-coherent makes the masters
+	// of an "all" bus coherent, where upstream states it (the bus's node
+	// or an ancestor); "" for none: the fragment marks each master.
+	FlagAt    string
+	FlagAtPos Pos
 }
 
 // DMARange is one dma-ranges triplet.

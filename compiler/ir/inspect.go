@@ -226,6 +226,7 @@ func busFacts(x *Bus, fs facts) facts {
 	}
 	fs.at(x.CellsPos, "bus %s: #address-cells %d, #size-cells %d", x.Key, x.AddressCells, x.SizeCells)
 	fs.at(x.Coherency.Pos, "bus %s coherency: %s (source: %s)", x.Key, busCoherency(x.Coherency), x.Coherency.Source)
+	fs.at(x.Coherency.FlagAtPos, "bus %s coherency: dma-coherent stated on %s", x.Key, x.Coherency.FlagAt)
 	fs.at(x.AddressBitsPos, "bus %s: %d address bits", x.Key, x.AddressBits)
 	if x.HasDMARanges {
 		parts := make([]Pos, len(x.DMARanges))

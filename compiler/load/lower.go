@@ -214,6 +214,9 @@ func (lw *lowerer) bus(key string, n node) *ir.Bus {
 		Masters:  c.val("masters").str(),
 		Pos:      c.at("coherent").Pos(),
 	}
+	if f := c.at("flagAt"); f.exists() {
+		b.Coherency.FlagAt, b.Coherency.FlagAtPos = f.str(), f.Pos()
+	}
 	if r := n.at("dmaRanges"); r.exists() {
 		b.HasDMARanges, b.DMARangesPos = true, r.Pos()
 		for _, e := range r.list() {

@@ -15,6 +15,7 @@ package dts
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,10 +90,33 @@ func plan(b *ir.Board) []*dtNode {
 			origin: outputs.From(bus.Ref()),
 		})
 	}
+	// A bus coherent for all masters whose flag upstream states on a
+	// node (the bus's or an ancestor, flagAt) gets it there, once; its
+	// masters inherit it by the walk of of_dma_is_coherent()
+	// (drivers/of/address.c) and get no flag of their own.
+	for _, bus := range b.SoC.Buses {
+		c := bus.Coherency
+		if !c.Coherent || c.Masters != ir.ScopeAll || c.FlagAt == "" {
+			continue
+		}
+		n := get(ir.Node{Path: c.FlagAt}, "coherency of bus "+bus.Key, bus.Ref())
+		if slices.ContainsFunc(n.props, func(p prop) bool { return p.name == "dma-coherent" }) {
+			continue
+		}
+		n.props = append(n.props, prop{
+			name:   "dma-coherent",
+			text:   "dma-coherent;",
+			why:    outputs.N("bus ", bus.Key, " is coherent for all masters, ", c.Pos, ", stated on ", c.FlagAt, " upstream"),
+			origin: outputs.From(bus.Ref(), c.FlagAtPos),
+		})
+	}
 	for _, m := range b.SoC.Masters {
 		p := prop{name: "dma-coherent", origin: outputs.From(m.Ref())}
 		switch m.Coherence() {
 		case ir.Inherited:
+			if m.Bus.Coherency.FlagAt != "" {
+				continue // written once on flagAt
+			}
 			p.why = outputs.N("bus ", m.Bus.Key, " is coherent for all masters, ", m.Bus.Coherency.Pos)
 			p.origin = p.origin.And(m.Bus.Ref())
 		case ir.Verified:

@@ -239,3 +239,29 @@ func TestOptOutDeletes(t *testing.T) {
 		t.Errorf("dma-noncoherent on %v, want %s", got, path)
 	}
 }
+
+// TestFlagAt: a bus coherent for all masters whose flag upstream states
+// on an ancestor (flagAt) gets dma-coherent there, once, and its masters
+// none of their own; an opted-out master still opts out on its node.
+func TestFlagAt(t *testing.T) {
+	b := deepBoard(1)
+	for _, bus := range b.SoC.Buses {
+		bus.Coherency.FlagAt, bus.Coherency.FlagAtPos = "/soc", at(7)
+	}
+	b.SoC.Masters = append(b.SoC.Masters, &ir.Master{Key: "out", Node: ir.Node{Label: "out", Path: "/soc/bus@f0000000/sub@100000/out@2000"},
+		Bus: b.SoC.Masters[0].Bus, DMABits: 32, Enabled: true, Coherency: &ir.MasterCoherency{Reason: "r", Pos: at(9)}})
+	src := string(dts.Emit(b)[0].Data)
+	if n := strings.Count(src, "\tdma-coherent;"); n != 1 {
+		t.Errorf("%d dma-coherent properties, want 1 (on /soc):\n%s", n, src)
+	}
+	soc := strings.Index(src, "&{/soc} {")
+	if soc < 0 || !strings.Contains(src[soc:], "\tdma-coherent; /* bus ") {
+		t.Errorf("no dma-coherent on &{/soc}:\n%s", src)
+	}
+	if strings.Contains(src, "&dma {") {
+		t.Errorf("the inheriting master has a node of its own:\n%s", src)
+	}
+	if !strings.Contains(src, "&out {\n\t/delete-property/ dma-coherent;") || !strings.Contains(src, "\tdma-noncoherent;") {
+		t.Errorf("the opted-out master does not opt out:\n%s", src)
+	}
+}
