@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -207,10 +208,24 @@ func (g *gen) scan() {
 	g.busOf = map[*basetree.Node]*basetree.Node{}
 	g.onBus = map[*basetree.Node][]*basetree.Node{}
 	seen := map[*basetree.Node]bool{}
-	for _, m := range g.masters {
+	// A bus is drafted for its masters, and for its own dma-coherent
+	// even when no master of the draft sits on it (Marvell AC5's
+	// /soc/bus@7f000000): the fact is upstream's, and the fragment
+	// keeps it there (flagAt).
+	starts := append([]*basetree.Node(nil), g.masters...)
+	for _, p := range g.t.Paths() {
+		if n := g.t.Node(p); p != "/" && isBusNode(n) && n.Has("dma-coherent") {
+			starts = append(starts, n)
+		}
+	}
+	for _, m := range starts {
 		b := m.Parent
-		g.busOf[m] = b
-		g.onBus[b] = append(g.onBus[b], m)
+		if isBusNode(m) && m.Has("dma-coherent") && !slices.Contains(g.masters, m) {
+			b = m
+		} else {
+			g.busOf[m] = b
+			g.onBus[b] = append(g.onBus[b], m)
+		}
 		for n := b; n != nil && !seen[n]; n = n.Parent {
 			if n.Path == "/" && n != b {
 				break

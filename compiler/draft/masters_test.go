@@ -298,15 +298,47 @@ func TestMasters(t *testing.T) {
 // TestBusCoherentAll: upstream's dma-coherent on a bus node or on the
 // root becomes that bus's fact, coherent for all its masters, sourced to
 // the node that carries it; a master without its own fact gets none.
+// ac5 is the bus of ac5-98dx25xx.dtsi that carries dma-coherent, cut
+// down: its UART is no DMA master.
+const ac5 = `/dts-v1/;
+/ {
+	compatible = "marvell,rd-ac5x", "marvell,ac5";
+	#address-cells = <2>;
+	#size-cells = <2>;
+	soc {
+		compatible = "simple-bus";
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges;
+		bus@7f000000 {
+			#address-cells = <1>;
+			#size-cells = <1>;
+			compatible = "simple-bus";
+			ranges = <0x0 0x0 0x7f000000 0x1000000>;
+			dma-coherent;
+			uart0: serial@12000 {
+				compatible = "snps,dw-apb-uart";
+				reg = <0x12000 0x100>;
+			};
+		};
+	};
+};
+`
+
 func TestBusCoherentAll(t *testing.T) {
 	for _, tc := range []struct {
 		name, dts string
 		want      []string // lines of the SoC file, in order
 	}{
 		{"ls1043a", ls1043a, []string{
-			"soc: {", "Upstream sets dma-coherent on the bus node:", "coherent: true", `source: "test.dts: dma-coherent on /soc"`, `masters: "all"`,
+			"soc: {", "Upstream sets dma-coherent on the bus node:", "coherent: true", `source: "test.dts: dma-coherent on /soc"`, `masters: "all"`, `flagAt: "/soc"`,
 			"aux_bus: {", "Upstream sets dma-coherent on /soc, above it:", "coherent: true", `source: "test.dts: dma-coherent on /soc"`, `masters: "all"`,
 			"edma0: {", `bus: "soc"`, "irqs: {}",
+		}},
+		// ac5-98dx25xx.dtsi (Linux v7.1): dma-coherent on an internal
+		// register bus that holds no master of the draft.
+		{"ac5", ac5, []string{
+			"bus_7f000000: {", "Upstream sets dma-coherent on the bus node:", "coherent: true", `masters: "all"`, `flagAt: "/soc/bus@7f000000"`,
 		}},
 		{"elba", elba, []string{
 			"soc: {", "Upstream sets dma-coherent on /, above it:", "coherent: true", `source: "test.dts: dma-coherent on /"`, `masters: "all"`,
