@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"boardc.dev/boardc"
 	"boardc.dev/boardc/compiler/basetree"
@@ -83,6 +84,11 @@ type Result struct {
 	Stages [numStages]Outcome
 	// Seconds is the board's wall time.
 	Seconds float64
+	// BoardcSeconds is the wall time of boardc's own stages, from import
+	// to build (a vendor's import, vet and build; the vet compiles the
+	// files build writes), without compiling the tree or the round trip;
+	// 0 when build did not pass.
+	BoardcSeconds float64
 }
 
 // fail records a failure of stage s with the detail and its causes.
@@ -132,6 +138,7 @@ func (cp *Corpus) run(ctx context.Context, c *boardc.Compiler, dts, work string,
 	}
 	r.pass(Compile)
 	at.reach(Import, r)
+	boardcStart := time.Now()
 
 	d, err := draft.Generate(tree, draft.Options{Source: rel, DTS: rel, Module: "boardc.dev/boards"})
 	if err != nil {
@@ -207,6 +214,7 @@ func (cp *Corpus) run(ctx context.Context, c *boardc.Compiler, dts, work string,
 		return
 	}
 	r.pass(Build)
+	r.BoardcSeconds = time.Since(boardcStart).Seconds()
 	at.reach(RoundTrip, r)
 
 	pre, err := comp.Preprocess(ctx)

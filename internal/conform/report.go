@@ -201,6 +201,18 @@ func Report(run *Run, sample []string, tarball string) []byte {
 	p("The whole corpus: %s wall, %s CPU (boardc and the cpp and dtc it runs), %d boards at once,", round(run.Wall), round(run.CPU), run.Workers)
 	p("load average (1, 5, 15 min) %s at the start and %s at the end. Per board, wall:", run.Load[0], run.Load[1])
 	p("median %.2f s, p90 %.2f s, max %.2f s.", percentile(secs, 0.5), percentile(secs, 0.9), percentile(secs, 1))
+	var own []float64
+	for _, r := range run.Results {
+		if r.BoardcSeconds > 0 {
+			own = append(own, r.BoardcSeconds)
+		}
+	}
+	sort.Float64s(own)
+	if len(own) > 0 {
+		p("Of that, boardc's own stages (import, vet against the tree and build; not cpp, dtc")
+		p("or the round trip) on the %d boards that build: median %.0f ms, p90 %.0f ms, max %.0f ms.",
+			len(own), 1000*percentile(own, 0.5), 1000*percentile(own, 0.9), 1000*percentile(own, 1))
+	}
 	p("")
 	sc := CountsOf(Of(run.Results, sample))
 	p("The CI sample (`go test ./internal/conform`; one board per vendor directory and SoC family,")
