@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/load"
+	"cuelang.org/go/mod/module"
 
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
@@ -280,9 +282,36 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 	}
 	p := &positions{wd: l.wd, root: root, dir: cfg.Dir}
 	if inst.Err != nil {
-		return nil, nil, p.fromCUE(inst.Err, cue.Value{}, diag.Parse.ID)
+		ds := p.fromCUE(inst.Err, cue.Value{}, diag.Parse.ID)
+		if why := packagePathProblem(inst.Root, cfg.Dir); why != "" {
+			for i := range ds {
+				if strings.Contains(ds[i].Message, "no dependency found") {
+					ds[i].Notes = append(ds[i].Notes, diag.Note{Message: why})
+				}
+			}
+		}
+		return nil, nil, ds
 	}
 	return inst, p, nil
+}
+
+// packagePathProblem says why the package in dir, in the CUE module
+// rooted at root, has no valid import path, which makes CUE fail to
+// resolve the module's own imports from it ("no dependency found"): a
+// directory name with a space, a "^" or upper case, or a name Windows
+// reserves (con, nul...). It returns "" when the path is valid or dir is
+// outside the module.
+func packagePathProblem(root, dir string) string {
+	rel, err := filepath.Rel(root, dir)
+	if root == "" || err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return ""
+	}
+	for _, elem := range strings.Split(filepath.ToSlash(rel), "/") {
+		if err := module.CheckImportPath("m.example/" + elem); err != nil {
+			return fmt.Sprintf("the directory name %q cannot be part of a CUE package path (lower-case letters, digits and single - . _ between them, not a name Windows reserves): rename the directory", elem)
+		}
+	}
+	return ""
 }
 
 // moduleRoot returns the nearest directory at or above dir holding a
