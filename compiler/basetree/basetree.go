@@ -59,14 +59,15 @@ func Read(dtb []byte, source string) (*Tree, error) {
 	t := &Tree{Source: source, nodes: map[string]*Node{}, labels: map[string]string{}, byPH: map[uint32]*Node{}}
 	var add func(d *dt.Node, parent *Node)
 	add = func(d *dt.Node, parent *Node) {
-		n := &Node{Name: d.Name, Parent: parent, props: map[string][]byte{}}
+		name := nameBytes(d.Name)
+		n := &Node{Name: name, Parent: parent, props: map[string][]byte{}}
 		switch {
 		case parent == nil:
 			n.Path, n.Name = "/", ""
 		case parent.Path == "/":
-			n.Path = "/" + d.Name
+			n.Path = "/" + name
 		default:
-			n.Path = parent.Path + "/" + d.Name
+			n.Path = parent.Path + "/" + name
 		}
 		for _, p := range d.Properties {
 			n.props[p.Name] = p.Value
@@ -307,4 +308,20 @@ func number(cells []uint32) uint64 {
 		v = v<<32 | uint64(x)
 	}
 	return v
+}
+
+// nameBytes undoes how u-root's pkg/dt reads a node name: it appends each
+// byte as string(b), the rune U+0000 to U+00FF, so a name's UTF-8 bytes
+// come back Latin-1-encoded ("é" as "Ã©"). The runes are the bytes.
+func nameBytes(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			b := make([]byte, 0, len(s))
+			for _, r := range s {
+				b = append(b, byte(r))
+			}
+			return string(b)
+		}
+	}
+	return s
 }

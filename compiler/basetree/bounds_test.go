@@ -154,3 +154,24 @@ func TestReadFileBounds(t *testing.T) {
 		t.Errorf("a directory: %v", err)
 	}
 }
+
+// TestNodeNameBytes: a node name is read byte for byte, UTF-8 or not.
+func TestNodeNameBytes(t *testing.T) {
+	var f fdtBuilder
+	f.begin("")
+	f.prop("compatible", []byte("v,b\x00"))
+	f.begin("caf\u00e9@1")
+	f.end()
+	f.begin("raw\xff@2")
+	f.end()
+	f.end()
+	tr, err := Read(f.bytes(), "names.dtb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/caf\u00e9@1", "/raw\xff@2"} {
+		if tr.Node(p) == nil {
+			t.Errorf("no node %q among %q", p, tr.Paths())
+		}
+	}
+}
