@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -133,10 +134,17 @@ func drift(w io.Writer, dir string, r *boardc.Result) (int, error) {
 	for _, name := range names {
 		path := filepath.Join(dir, name)
 		oldName, newName := path, path+" (generated)"
-		old, err := os.ReadFile(path)
+		old, err := outset.ReadOutput(path)
 		switch {
 		case os.IsNotExist(err):
 			oldName = "/dev/null"
+		case errors.Is(err, outset.ErrNotRegular):
+			// Never read through a link or into a FIFO: it differs.
+			n++
+			if _, err := fmt.Fprintf(w, "diff %s %s\n%s is not a regular file: not read\n", oldName, newName, path); err != nil {
+				return n, err
+			}
+			continue
 		case err != nil:
 			return n, err
 		}

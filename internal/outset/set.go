@@ -3,6 +3,7 @@ package outset
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -45,11 +46,12 @@ func (o *Out) Write(name string, files []outputs.File) (Change, error) {
 			return ch, &fs.PathError{Op: "write", Path: filepath.Join(cur, p), Err: fs.ErrInvalid}
 		}
 		produced[p] = true
-		old, err := os.ReadFile(filepath.Join(cur, p))
+		old, err := ReadOutput(filepath.Join(cur, p))
 		switch {
 		case err == nil && bytes.Equal(old, f.Data):
 			same[i] = true
-		case err == nil || os.IsNotExist(err):
+		case err == nil || os.IsNotExist(err) || errors.Is(err, ErrNotRegular):
+			// A link or FIFO where an output goes is replaced, unread.
 			ch.Written = append(ch.Written, p)
 		default:
 			return ch, err
