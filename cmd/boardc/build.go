@@ -87,6 +87,12 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 			if err != nil {
 				return err
 			}
+			// A build that changes nothing touches nothing, and so
+			// needs no lock, unless an interrupted build left something
+			// to recover: it succeeds on an OUT it cannot write.
+			if !withReport && depFile == "" && outset.Settled(outDir) && allUnchanged(outDir, results) {
+				return nil
+			}
 			// One lock over the sets and the depfile: concurrent builds
 			// into outDir take turns.
 			out, err := outset.Lock(outDir)
@@ -206,4 +212,15 @@ func writeOutputs(cmd *cobra.Command, out *outset.Out, outDir string, results []
 		}
 	}
 	return nil
+}
+
+// allUnchanged reports whether every board's set in outDir already holds
+// exactly its files.
+func allUnchanged(outDir string, results []*boardc.Result) bool {
+	for _, r := range results {
+		if !outset.Unchanged(outDir, r.Board.Name, r.Files) {
+			return false
+		}
+	}
+	return true
 }

@@ -20,30 +20,30 @@ type Change struct {
 	Removed []string // files the previous set had and the new one has not
 }
 
-// Write replaces the set of files in OUT/name by files, as the package
-// comment describes. name is one path element (a board's name, or a
-// report directory's).
-func (o *Out) Write(name string, files []outputs.File) (Change, error) {
-	cur := filepath.Join(o.dir, name)
-	var ch Change
+// compare returns what writing files as the set OUT/name would change,
+// without writing or locking anything: which outputs are the same as the
+// current set's (same, by index of files) and which files of the current
+// set are not boardc's and stay (keep).
+func compare(out, name string, files []outputs.File) (ch Change, same []bool, keep []string, err error) {
+	cur := filepath.Join(out, name)
 	if name == "." || name != filepath.Base(name) || !filepath.IsLocal(name) {
-		return ch, &fs.PathError{Op: "write", Path: cur, Err: fs.ErrInvalid}
+		return ch, nil, nil, &fs.PathError{Op: "write", Path: cur, Err: fs.ErrInvalid}
 	}
 	if fi, err := os.Lstat(cur); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return ch, &fs.PathError{Op: "write", Path: cur, Err: ErrBoardSymlink}
+		return ch, nil, nil, &fs.PathError{Op: "write", Path: cur, Err: ErrBoardSymlink}
 	} else if err == nil && !fi.IsDir() {
-		return ch, &fs.PathError{Op: "write", Path: cur, Err: ErrNotDir}
+		return ch, nil, nil, &fs.PathError{Op: "write", Path: cur, Err: ErrNotDir}
 	}
 	present, err := Present(cur)
 	if err != nil {
-		return ch, err
+		return ch, nil, nil, err
 	}
 	produced := make(map[string]bool, len(files))
-	same := make([]bool, len(files))
+	same = make([]bool, len(files))
 	for i, f := range files {
 		p := filepath.FromSlash(f.Path)
 		if !filepath.IsLocal(p) {
-			return ch, &fs.PathError{Op: "write", Path: filepath.Join(cur, p), Err: fs.ErrInvalid}
+			return ch, nil, nil, &fs.PathError{Op: "write", Path: filepath.Join(cur, p), Err: fs.ErrInvalid}
 		}
 		produced[p] = true
 		old, err := ReadOutput(filepath.Join(cur, p))
@@ -54,10 +54,9 @@ func (o *Out) Write(name string, files []outputs.File) (Change, error) {
 			// A link or FIFO where an output goes is replaced, unread.
 			ch.Written = append(ch.Written, p)
 		default:
-			return ch, err
+			return ch, nil, nil, err
 		}
 	}
-	var keep []string
 	var listed map[string]bool // read only when a file is not produced
 	for _, p := range present {
 		if produced[p] {
@@ -73,8 +72,35 @@ func (o *Out) Write(name string, files []outputs.File) (Change, error) {
 			keep = append(keep, p)
 		}
 	}
-	if len(ch.Written) == 0 && len(ch.Removed) == 0 {
-		return ch, nil
+	return ch, same, keep, nil
+}
+
+// Unchanged reports whether OUT/name holds exactly files already: a
+// build that would change nothing. It neither locks nor writes, so that
+// such a build succeeds on an OUT it cannot write; a set another build
+// is swapping in meanwhile is read whole or not at all (the swap is
+// atomic).
+func Unchanged(out, name string, files []outputs.File) bool {
+	ch, _, _, err := compare(out, name, files)
+	return err == nil && len(ch.Written) == 0 && len(ch.Removed) == 0
+}
+
+// Settled reports whether OUT holds nothing an interrupted build left
+// (no OUT/.boardc): only then may a build that changes nothing skip the
+// lock, under which such leftovers are recovered.
+func Settled(out string) bool {
+	_, err := os.Lstat(filepath.Join(out, StateDir))
+	return os.IsNotExist(err)
+}
+
+// Write replaces the set of files in OUT/name by files, as the package
+// comment describes. name is one path element (a board's name, or a
+// report directory's).
+func (o *Out) Write(name string, files []outputs.File) (Change, error) {
+	cur := filepath.Join(o.dir, name)
+	ch, same, keep, err := compare(o.dir, name, files)
+	if err != nil || len(ch.Written) == 0 && len(ch.Removed) == 0 {
+		return ch, err
 	}
 
 	state, _, err := o.state()
