@@ -68,6 +68,13 @@ func nameOf(s string) string {
 	return n
 }
 
+// boardFields are the top-level fields of the schema's #Board, which the
+// board file declares beside the SoC package it imports.
+var boardFields = map[string]bool{
+	"schema": true, "name": true, "model": true, "compatible": true, "dts": true,
+	"soc": true, "memory": true, "policy": true, "waivers": true,
+}
+
 // pkgOf turns a name into a CUE package name: its letters and digits,
 // followed by "pkg" where they spell a keyword or predeclared identifier.
 func pkgOf(name string) string {
@@ -175,6 +182,11 @@ func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 	socPkg := pkgOf(soc)
 	if socPkg == pkgOf(board) {
 		socPkg += "soc"
+	}
+	if boardFields[socPkg] {
+		// The board file imports the SoC package by its name: one
+		// spelling a top-level field of #Board is redeclared there.
+		socPkg += "pkg"
 	}
 	g := &gen{t: t, o: o, board: board, keys: newKeys()}
 	g.scan()

@@ -43,3 +43,19 @@ func TestKeysLongAndMany(t *testing.T) {
 		t.Errorf("the second long name's key is %q", got)
 	}
 }
+
+// TestSoCPackageName: an SoC named like a top-level field of #Board
+// (soc, memory, policy...) gets a package name the board file can import
+// beside that field, as a keyword does.
+func TestSoCPackageName(t *testing.T) {
+	tree := compileDTS(t, ac5)
+	for soc, want := range map[string]string{"soc": "socpkg", "memory": "memorypkg", "if": "ifpkg", "ac5": "ac5"} {
+		d, err := Generate(tree, Options{Source: "t.dts", SoC: soc, Module: "m.example"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.SoCPackage != want {
+			t.Errorf("SoC %q: package %q, want %q", soc, d.SoCPackage, want)
+		}
+	}
+}
