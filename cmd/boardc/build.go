@@ -81,7 +81,7 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 				return usageError(cmd, err)
 			}
 			if check {
-				return reportDrift(cmd, outDir, results)
+				return reportDrift(cmd, outDir, results, f.format != "text")
 			}
 			writeReports, err := buildReports(cmd, outDir, results, withReport, f.verbose)
 			if err != nil {

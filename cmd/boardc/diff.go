@@ -27,7 +27,9 @@ func newDiff() *cobra.Command {
 		Long: `diff compiles each BOARD in memory, writes nothing, and prints a unified
 diff (3 lines of context) from every file in DIR/<board>/ to what boardc
 generates now, including generated files missing from DIR/<board>/ and
-files there that boardc no longer generates.
+files there that boardc no longer generates. With --format=json, sarif or
+github the diff goes to stderr, so that stdout holds the diagnostics
+alone, one document a machine reads.
 
 Exit status: 0 when every output is up to date, 1 when any differs or a
 description has errors, 2 usage or internal error, 3 an I/O error
@@ -45,7 +47,7 @@ reading DIR.
 			if err != nil {
 				return err
 			}
-			return reportDrift(cmd, against, results)
+			return reportDrift(cmd, against, results, f.format != "text")
 		},
 	}
 	c.Flags().StringVar(&against, "against", "out", "output directory holding the committed outputs, DIR/<board>/")
@@ -85,18 +87,24 @@ func compileBoards(cmd *cobra.Command, args []string, f *compileFlags) ([]string
 	return paths, results, nil
 }
 
-// reportDrift prints the drift of every result against dir to stdout and
-// a summary to stderr; it returns exitError{exitDiags} on drift and
+// reportDrift prints the drift of every result against dir to stdout
+// (stderr where machine formats own stdout) and a summary to stderr; it returns exitError{exitDiags} on drift and
 // exitError{exitIO} when dir cannot be read.
-func reportDrift(cmd *cobra.Command, dir string, results []*boardc.Result) error {
+func reportDrift(cmd *cobra.Command, dir string, results []*boardc.Result, machine bool) error {
 	// A build writing into dir swaps sets under an exclusive lock: wait
 	// for it rather than read half of a swap.
 	if unlock, err := outset.RLock(dir); err == nil {
 		defer unlock()
 	}
+	// With --format=json, sarif or github, stdout holds the diagnostics
+	// alone, as one document a machine reads: the diff goes to stderr.
+	w := cmd.OutOrStdout()
+	if machine {
+		w = cmd.ErrOrStderr()
+	}
 	n := 0
 	for _, r := range results {
-		k, err := drift(cmd.OutOrStdout(), filepath.Join(dir, r.Board.Name), r)
+		k, err := drift(w, filepath.Join(dir, r.Board.Name), r)
 		if err != nil {
 			return ioError(cmd, err)
 		}
