@@ -161,6 +161,12 @@ func SoCName(compat []string, board string) string {
 	return ""
 }
 
+// MaxElements is the most DMA masters and buses a draft holds. Real SoCs
+// have 10 to 300 masters (the largest arm64 board of Linux v7.1 drafts
+// under 1,000); a tree of many thousands is no board's, and its draft
+// would run to tens of megabytes.
+const MaxElements = 20000
+
 // Generate writes the draft of t's SoC and board.
 func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 	root := t.Node("/")
@@ -190,6 +196,9 @@ func Generate(t *basetree.Tree, o Options) (*Draft, error) {
 	}
 	g := &gen{t: t, o: o, board: board, keys: newKeys()}
 	g.scan()
+	if n := len(g.masters) + len(g.buses); n > MaxElements {
+		return nil, fmt.Errorf("the tree has %d DMA masters and buses, more than the %d a draft holds: it is not a board's tree", n, MaxElements)
+	}
 	d := &Draft{Board: board, SoC: soc, SoCPackage: socPkg, g: g, compat: compat}
 	d.Files = append(d.Files,
 		File{Path: "soc/" + socPkg + "/" + socPkg + ".cue", Data: g.socFile(soc, socPkg, compat)},

@@ -59,3 +59,23 @@ func TestSoCPackageName(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxElements: a tree of more DMA masters than a draft holds is a
+// clean error, not a draft of tens of megabytes.
+func TestMaxElements(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("/dts-v1/;\n/ {\n\tcompatible = \"v,b\";\n\t#address-cells = <1>;\n\t#size-cells = <1>;\n")
+	// dtc's parser takes a few thousand nodes a block: 21 buses of 1,000.
+	for bus := range 21 {
+		fmt.Fprintf(&b, "\tbus@%x {\n\t\tcompatible = \"simple-bus\";\n\t\t#address-cells = <1>;\n\t\t#size-cells = <1>;\n\t\tranges;\n", bus)
+		for i := range 1000 {
+			fmt.Fprintf(&b, "\t\tdma-controller@%x { compatible = \"v,dma\"; reg = <0x%x 0x10>; };\n", i*16, i*16)
+		}
+		b.WriteString("\t};\n")
+	}
+	b.WriteString("};\n")
+	_, err := Generate(compileDTS(t, b.String()), Options{Source: "big.dts", Module: "m.example"})
+	if err == nil || !strings.Contains(err.Error(), "more than the 20000 a draft holds") {
+		t.Errorf("a tree of 21,000 masters: %v", err)
+	}
+}
