@@ -1,0 +1,34 @@
+package check
+
+import (
+	"fmt"
+
+	"boardc.dev/boardc/compiler/diag"
+)
+
+// DMARangesWrap finds dma-ranges windows whose child or parent address
+// plus size wraps past 2^64.
+var DMARangesWrap = &Check{
+	Needs: FactBuses,
+	Code: diag.Code{ID: "BC0209", Name: "dma-ranges-wrap", Severity: diag.Error,
+		Doc: "A dma-ranges window whose child (device) or parent address plus its size wraps past the " +
+			"end of the 64-bit address space (a window may end exactly at 2^64). of_dma_get_range() " +
+			"(drivers/of/address.c) computes the device's DMA limit from the window's end, which then " +
+			"lies below its start: the limit the kernel sets is not the window the description meant."},
+	Run: func(p *Pass) {
+		for _, b := range p.Board.SoC.Buses {
+			for _, r := range b.DMARanges {
+				for _, side := range []struct {
+					name string
+					at   uint64
+				}{{"child", r.Child}, {"parent", r.Parent}} {
+					if end := side.at + r.Size; end < side.at && end != 0 {
+						p.Report(b.Ref(), r.Pos, fmt.Sprintf(
+							"dma-ranges window of bus %s wraps past the end of the 64-bit address space: %s address 0x%x plus size 0x%x",
+							b.Key, side.name, side.at, r.Size))
+					}
+				}
+			}
+		}
+	},
+}
