@@ -124,6 +124,11 @@ type DriverSet struct {
 	// on the device bound to its node; ChildrenPos is where it is said.
 	Children    bool
 	ChildrenPos Pos
+	// Widths are the streaming-mask widths the driver can set, one of
+	// which it picks at probe, sorted; nil when the description does not
+	// say. WidthsPos is where it says them.
+	Widths    []int
+	WidthsPos Pos
 }
 
 // CoherentWidth returns the width of the master's coherent DMA mask: its

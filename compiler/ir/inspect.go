@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"iter"
+	"strconv"
 	"strings"
 )
 
@@ -78,6 +79,11 @@ func (b *Board) walk(yield func(Element) bool, refsOnly bool) {
 		fs = fresh()
 		fs.at(b.DTSPos, "board dts %s", b.DTS)
 		el(RefDTS, b.DTSPos, fs)
+	}
+	if b.Kernel != "" || b.KernelPos.IsValid() {
+		fs = fresh()
+		fs.at(b.KernelPos, "board kernel %s", b.Kernel)
+		el(RefKernel, b.KernelPos, fs)
 	}
 	s := &b.SoC
 	fs = fresh()
@@ -179,6 +185,9 @@ func masterFacts(m *Master, fs facts) facts {
 		} else if d.Children {
 			fs.at(d.ChildrenPos, "master %s: the masks are on the devices below its node's device", m.Key)
 		}
+		if d.WidthsPos.IsValid() {
+			fs.at(d.WidthsPos, "master %s: its driver sets a %s-bit streaming mask", m.Key, joinInts(d.Widths, " or "))
+		}
 	}
 	if c := m.Coherency; c != nil {
 		why := c.Source
@@ -258,4 +267,13 @@ func ints(v []int) string {
 		s[i] = fmt.Sprint(n)
 	}
 	return strings.Join(s, ",")
+}
+
+// joinInts joins ns with sep, in decimal.
+func joinInts(ns []int, sep string) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
 }

@@ -71,11 +71,15 @@ type Board struct {
 	// DTS is the upstream .dts the fragment is included from, if declared.
 	DTS string
 	// DTSPos is the position of dts.
-	DTSPos  Pos
-	SoC     SoC
-	Memory  []MemRegion
-	Policy  Policy
-	Waivers []Waiver
+	DTSPos Pos
+	// Kernel is the Linux series the board runs ("6.12"), "" when the
+	// description does not say; KernelPos is where it says it.
+	Kernel    string
+	KernelPos Pos
+	SoC       SoC
+	Memory    []MemRegion
+	Policy    Policy
+	Waivers   []Waiver
 	// Sources lists the CUE files the description was loaded from,
 	// sorted by Path.
 	Sources []Source

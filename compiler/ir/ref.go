@@ -19,6 +19,7 @@ const (
 	RefCompatible   Ref = "compatible"
 	RefModel        Ref = "model"
 	RefDTS          Ref = "dts"
+	RefKernel       Ref = "kernel"
 	RefSoC          Ref = "soc"
 	RefRoot         Ref = "soc.root"
 	RefCPUs         Ref = "soc.cpus"

@@ -3,6 +3,7 @@ package load_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,5 +163,27 @@ func TestRootNodePath(t *testing.T) {
 	}
 	if s := text(ds); !strings.Contains(s, `soc.masters.dma0.node.path: invalid value "/"`) || strings.Contains(s, "soc.buses") {
 		t.Errorf("want one error on the master's path, none on the bus's; got:\n%s", s)
+	}
+}
+
+// A board's kernel series and a driver's mask widths reach the IR, the
+// widths sorted and without repeats, each with its position.
+func TestKernelAndDriverWidths(t *testing.T) {
+	const dma = "dmaBits: 32\n"
+	if !strings.Contains(tiny, dma) {
+		t.Fatal("synth.Tiny no longer has the line this test extends")
+	}
+	src := "package tiny\nkernel: \"6.1\"\n" + strings.Replace(tiny, dma,
+		dma+"\t\tdriverSets: {source: \"vendor_probe()\", widths: [64, 32, 64]}\n", 1)
+	b := mustLoad(t, write(t, map[string]string{"board.cue": src}))
+	if b.Kernel != "6.1" || b.KernelPos.Line != 2 {
+		t.Errorf("kernel %q at line %d, want \"6.1\" at line 2", b.Kernel, b.KernelPos.Line)
+	}
+	d := b.SoC.Masters[0].DriverSets
+	if d == nil {
+		t.Fatal("driverSets not lowered")
+	}
+	if !slices.Equal(d.Widths, []int{32, 64}) || !d.WidthsPos.IsValid() {
+		t.Errorf("widths %v at %v, want [32 64] with a position", d.Widths, d.WidthsPos)
 	}
 }

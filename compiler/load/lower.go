@@ -72,6 +72,9 @@ func (lw *lowerer) board(n node) *ir.Board {
 		b.DTS = d.str()
 		b.DTSPos = d.Pos()
 	}
+	if k := n.at("kernel"); k.exists() {
+		b.Kernel, b.KernelPos = k.str(), k.Pos()
+	}
 	b.SoC = lw.soc(n.at("soc"))
 	// Memory the description lacks is left out rather than read as the
 	// schema's bare element type (a region at 0 of size 0).
@@ -258,6 +261,11 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
 		if c := d.val("children"); c.exists() {
 			m.DriverSets.Children, m.DriverSets.ChildrenPos = c.bool(), c.Pos()
+		}
+		if w := d.val("widths"); w.exists() {
+			m.DriverSets.Widths, m.DriverSets.WidthsPos = w.ints(), w.Pos()
+			slices.Sort(m.DriverSets.Widths)
+			m.DriverSets.Widths = slices.Compact(m.DriverSets.Widths)
 		}
 	}
 	if e := n.at("enabled"); e.exists() {
