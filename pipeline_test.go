@@ -18,6 +18,7 @@ var stages = map[string]int{
 	"internal/testtool":    0,
 	"internal/groundtruth": 0,
 	"compiler/ir":          1,
+	"compiler/kernel":      1,
 	"compiler/basetree":    1,
 	"compiler/diag":        2,
 	"internal/fdt":         2,
