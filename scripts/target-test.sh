@@ -249,11 +249,11 @@ log "$(grep -vc ' absent$' "$work/props") properties set by the .dtsi, removed f
 # --- the C outputs, built for arm64 with the reporting module ---------------
 mkdir "$work/mod"
 cp scripts/target/module/boardc_target.c "$work/mod/boardc_target_main.c"
-cp "$out/boardc_$cname.c" "$out/boardc_$cname.h" "$work/mod/"
+cp "$out/boardc_$cname.h" "$work/mod/"
 cat >"$work/mod/Kbuild" <<EOF
 obj-m := boardc_target.o
-boardc_target-y := boardc_target_main.o boardc_$cname.o
-ccflags-y := -DBOARDC_HEADER='"boardc_$cname.h"' -DBOARDC_DMA_CAPS_MATCH=boardc_${cname}_dma_caps_of_match
+boardc_target-y := boardc_target_main.o
+ccflags-y := -DBOARDC_HEADER='"boardc_$cname.h"' -DBOARDC_DMA_CAPS_LOOKUP=boardc_${cname}_dma_caps_lookup
 EOF
 # kbuild DIR LOG WHAT builds the external module in DIR for arm64 with
 # W=1 -Werror, its output in LOG: all of it on failure, else all but the
