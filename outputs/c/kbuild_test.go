@@ -108,6 +108,65 @@ func TestKbuild(t *testing.T) {
 	}
 }
 
+// TestKbuildTwoModules builds two modules that each include the header of
+// testdata/cases/dma-split (an entry the kernel's default lacks: 40-bit
+// streaming, 32-bit coherent) and use it, from testdata/twomod as
+// scripts/target-test.sh builds them for its guest, with W=1 -Werror.
+// The header defines no global symbol, so the two modules export
+// nothing: Module.symvers lists no symbol of theirs, where the negative
+// control, two modules each linking a definition exported the way the
+// board's C once was, lists that symbol for both (which the kernel
+// refuses to load twice: the target test loads them).
+func TestKbuildTwoModules(t *testing.T) {
+	headers := testtool.KernelHeaders(t)
+	testtool.Look(t, "make", "make")
+	testtool.Look(t, "gcc", "gcc")
+	testtool.Look(t, "sh", "dash")
+
+	b := intree.Compile(t, "../../testdata/cases/dma-split").Board
+	if len(c.Capabilities(b)) == 0 {
+		t.Fatal("dma-split has no entry: the test needs one")
+	}
+	src := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "two")
+	for _, f := range c.Emit(b) {
+		if f.Path == c.HeaderName(b) {
+			if err := os.WriteFile(filepath.Join(src, f.Path), f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if out, err := exec.Command("sh", "testdata/twomod/prepare.sh", dir, filepath.Join(src, c.HeaderName(b))).CombinedOutput(); err != nil {
+		t.Fatalf("prepare.sh: %v\n%s", err, out)
+	}
+	makeModules(t, headers, dir, "BOARDC_BOARD="+b.CIdent())
+	for _, m := range []string{"boardc_two_a", "boardc_two_b", "boardc_two_wrong", "boardc_old_a", "boardc_old_b"} {
+		if _, err := os.Stat(filepath.Join(dir, m+".ko")); err != nil {
+			t.Errorf("%s not built: %v", m, err)
+		}
+	}
+	symvers, err := os.ReadFile(filepath.Join(dir, "Module.symvers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exports := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(symvers)), "\n") {
+		if f := strings.Split(l, "\t"); len(f) >= 3 {
+			exports[f[2]] = append(exports[f[2]], f[1])
+		}
+	}
+	for _, m := range []string{"boardc_two_a", "boardc_two_b", "boardc_two_wrong"} {
+		if len(exports[dir+"/"+m]) > 0 {
+			t.Errorf("%s exports %v: a second module of the board would clash", m, exports[dir+"/"+m])
+		}
+	}
+	for _, m := range []string{"boardc_old_a", "boardc_old_b"} {
+		if got := exports[dir+"/"+m]; len(got) != 1 || got[0] != "boardc_exported_dma_caps" {
+			t.Errorf("negative control: %s exports %v, want boardc_exported_dma_caps (Module.symvers:\n%s)", m, got, symvers)
+		}
+	}
+}
+
 // TestKbuildVerifier builds the verifier module of every in-tree board and
 // of the hand-built edge cases, each a module of its own, the way its
 // generated Kbuild says, against the installed Debian kernel headers with
