@@ -174,3 +174,29 @@ check_verifier() {
 		esac
 	fi
 }
+
+# --- negative control of the verifier's accepted widths ----------------------
+# boardc_verify_neg.ko is the board's verifier built from a description
+# whose driver widths are wrong on purpose (target-test.sh says which
+# masters, in /boardc/verify-neg): loaded with strict=1 after the real
+# one is unloaded (both have the same name), it must refuse to load and
+# report each of those masters as a MISMATCH, and every other as ok.
+check_verifier_negative() {
+	[ -f /boardc/modules/boardc_verify_neg.ko ] || return 0
+	name=boardc_$(awk '$1 == "board" { gsub(/-/, "_", $2); print $2 }' "$plan")_verify
+	rmmod "$name" 2>/dev/null
+	before=$(dmesg | grep -c 'boardc-verify: ')
+	if insmod /boardc/modules/boardc_verify_neg.ko strict=1 2>/dev/null; then
+		result "verifier negative" 1 "the verifier with wrong widths loaded with strict=1"
+		rmmod "$name" 2>/dev/null
+		return
+	fi
+	dmesg | grep 'boardc-verify: ' | sed -n "$((before + 1)),\$p" | sed 's/.*boardc-verify: //' >/tmp/verify.neg
+	missed=
+	while read -r key; do
+		grep -q "^MISMATCH $key .* dma_mask=" /tmp/verify.neg || missed="$missed $key"
+	done </boardc/verify-neg
+	others=$(awk -v neg=" $(tr '\n' ' ' </boardc/verify-neg)" '$1 == "MISMATCH" && index(neg, " " $2 " ") == 0 { print $2 }' /tmp/verify.neg | sort -u | tr '\n' ' ')
+	[ -z "$missed" ] && [ -z "$others" ]
+	result "verifier negative" $? "strict=1 refused; MISMATCH on $(awk '$1 == "MISMATCH" { print $2 }' /tmp/verify.neg | sort -u | tr '\n' ' ')(want $(tr '\n' ' ' </boardc/verify-neg)only)${missed:+, missing:$missed}"
+}
