@@ -95,10 +95,11 @@ func ownWidths(m *ir.Master) (dma, coherent widthSet) {
 // which a table of object types may override (verify_children.go); for
 // any other master, the PCI devices behind a host bridge, whose masks
 // each endpoint's own driver sets in its probe, which the OF node of the
-// bridge cannot describe: pci_device_add() (drivers/pci/probe.c, Linux
-// 6.12:2625-2627) gives a new device 32-bit masks, pci_dma_configure()
-// (drivers/pci/pci-driver.c:1667) only narrows them to the bridge's
-// dma-ranges before the driver's probe, which then sets its own (NVMe:
+// bridge cannot describe: pci_setup_device() and pci_device_add()
+// (drivers/pci/probe.c, Linux 6.12:1964 and 2625-2627; 6.1: 1877 and
+// 2600) give a new device 32-bit masks, pci_dma_configure()
+// (drivers/pci/pci-driver.c:1667; 6.1: 1678) only narrows them to the
+// bridge's dma-ranges before the driver's probe, which then sets its own (NVMe:
 // 64 bits, or 48 with a quirk, nvme_pci_alloc_dev(),
 // drivers/nvme/host/pci.c:3220-3223; 6.1: nvme_pci_enable()): any width,
 // printed as information. Their coherency and bus DMA limit come from the

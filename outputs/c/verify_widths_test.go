@@ -53,8 +53,8 @@ var driverWidths = map[string]map[string]string{
 		// mvneta_probe() (drivers/net/ethernet/marvell/mvneta.c) sets none.
 		"eth0": "own 32/32 below any/any",
 		// advk_pcie_probe() (drivers/pci/controller/pci-aardvark.c:1751)
-		// sets none; the endpoints' drivers set theirs (pci_device_add(),
-		// drivers/pci/probe.c:2625-2627, then their probe).
+		// sets none; the endpoints' drivers set theirs (after the 32 bits
+		// of pci_setup_device(), drivers/pci/probe.c:1964).
 		"pcie0": "own 32/32 below any/any",
 		// ahci_platform_init_host(), as above.
 		"sata": "own 32,64/32,64 below any/any",
