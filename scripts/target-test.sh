@@ -15,9 +15,12 @@
 # apply, --verify, read-back and --revert, twice, the queue counts it sets
 # with ethtool, the boot files, and the irqbalance policy script. A third
 # boot appends cmdline.txt's fragment and checks the kernel's CPU
-# isolation. Two negative controls run every time: the same boot without
+# isolation. Three negative controls run every time: the same boot without
 # the fragment must fail the device-tree, coherency and command-line
-# checks, and a value changed behind tune.sh must be reported by --verify.
+# checks, a value changed behind tune.sh must be reported by --verify, and
+# the verifier of a description whose driver widths are wrong (the
+# virtio-mmio transports' 64 bits said to be 32) must refuse a strict=1
+# load, naming those masters.
 #
 # What it needs it installs with apt-get (as root, or with sudo):
 # qemu-system-arm, cpio, gcc-aarch64-linux-gnu, device-tree-compiler, make,
@@ -271,6 +274,23 @@ kbuild "$work/mod" "$work/kbuild.log" "the board's C"
 mkdir "$work/verify"
 cp "$out/Kbuild" "$out/boardc_${cname}_verify.c" "$work/verify/"
 kbuild "$work/verify" "$work/kbuild-verify.log" "the board's verifier"
+# The verifier's negative control: boards/qemu-virt with the widths its
+# virtio-mmio transports' driver sets changed from 64 to 32 bits, which
+# virtio_mmio_probe() never leaves on a version 2 transport: that
+# verifier must refuse a strict=1 load and name both transports.
+: >"$work/verify-neg"
+if [ "$board" = boards/qemu-virt ]; then
+	mkdir -p "$work/neg/verify"
+	cp -r boards "$work/neg/"
+	soc=$work/neg/boards/soc/qemuvirt/qemuvirt.cue
+	sed -i 's/^\t_virtioMMIO: driverSets: widths: \[64\]$/\t_virtioMMIO: driverSets: widths: [32]/' "$soc"
+	grep -q '_virtioMMIO: driverSets: widths: \[32\]' "$soc" ||
+		fail "the verifier's negative control: $soc no longer states the transports' widths as it expects"
+	"$work/boardc" build -q -o "$work/neg/out" "$work/neg/boards/qemu-virt"
+	cp "$work/neg/out/$name/Kbuild" "$work/neg/out/$name/boardc_${cname}_verify.c" "$work/neg/verify/"
+	kbuild "$work/neg/verify" "$work/kbuild-verify-neg.log" "the verifier's negative control"
+	awk '$1 == "master" && $3 ~ /^\/virtio_mmio@/ { print $2 }' "$work/plan" >"$work/verify-neg"
+fi
 
 # Two modules of one board, each including the board's generated header
 # (outputs/c/testdata/twomod, which go test ./outputs/c builds for the
@@ -313,6 +333,10 @@ cp -r scripts/target/checks "$ir/boardc/"
 cp -r "$out" "$ir/boardc/out"
 cp "$work/mod/boardc_target.ko" "$ir/boardc/modules/"
 cp "$work/verify/boardc_${cname}_verify.ko" "$ir/boardc/modules/boardc_verify.ko"
+cp "$work/verify-neg" "$ir/boardc/verify-neg"
+if [ -s "$work/verify-neg" ]; then
+	cp "$work/neg/verify/boardc_${cname}_verify.ko" "$ir/boardc/modules/boardc_verify_neg.ko"
+fi
 # Known failures, one check ID a line, each to be taken off when its fix
 # lands (the guest fails a listed check that passes). None today: the
 # opt-out that was one now deletes the upstream dma-coherent.
@@ -395,6 +419,10 @@ if ! two_failed boardc_old_b || ! tr -d '\r' <"$work/full.log" |
 	fail "negative control: boardc_old_b, exporting what boardc_old_a exports, was not refused as a duplicate"
 fi
 log "two modules of one board, each with its header ($two: $two_s/$two_c bits): both loaded; a wrong expectation and a duplicate export were refused"
+if [ -s "$work/verify-neg" ]; then
+	grep -q "^ok verifier negative:" "$work/full.log.results" ||
+		fail "the verifier's negative control did not run or did not fail as it must"
+fi
 
 log "negative control: booting without the fragment"
 t=$(date +%s)

@@ -431,14 +431,19 @@ func TestVerifierChildren(t *testing.T) {
 	}
 	narrowed := src(childrenBoard(true))
 	for _, want := range []string{
-		"\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, true },",
-		"\t{ \"crypto\", \"/soc/crypto@1000\", false, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL, false },",
+		"\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false,\n\t  { 0x0ULL, 0x0ULL, \"any\", \"any\" },\n" +
+			"\t  { 0x800000000000ULL, 0x800000000000ULL, \"48\", \"48\" },\n" +
+			"\t  0xffffffffffffULL, 0xffffffffffffULL, true, boardc_edge_children_narrowed_verify_objects },",
+		"\t{ \"crypto\", \"/soc/crypto@1000\", false,\n\t  { 0x1000000000000ULL, 0x1000000000000ULL, \"49\", \"49\" },\n" +
+			"\t  { 0x0ULL, 0x0ULL, \"any\", \"any\" },\n\t  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },",
+		"\t{ \"dpseci\", \"dpaa2_caam\", { 0x1000000000000ULL, 0x1000000000000ULL, \"49\", \"49\" } },",
 		"narrowed to 48/48 bits by the bus limit",
-		"\t\t} else if (m->children) {\n\t\t\tbad += verify_below(m, pdev);\n",
+		"\telse if (m->children)\n\t\tbad += !check_node(m, dev);\n",
+		"\telse if (m->children)\n\t\tbad += verify_below(m, dev);\n",
 		"\treturn device_for_each_child(dev, walk, verify_child);\n",
 		"\tdevice_for_each_child(dev, &walk, verify_child);\n",
-		"\t\tif (!check(walk->m, dev, walk->m->below_limit))\n",
-		"\tbool ok = coherent == m->coherent && dev->bus_dma_limit == m->bus_limit;\n",
+		"\t\tif (!check(walk->m, dev, child_widths(walk->m, dev), walk->m->below_limit))\n",
+		"\tbool match = coherent == m->coherent && dev->bus_dma_limit == m->bus_limit;\n",
 		"NOCHILDREN %s %s",
 		"return strict && (bad || unbound || below_unchecked) ? -EINVAL : 0;",
 	} {
@@ -447,7 +452,7 @@ func TestVerifierChildren(t *testing.T) {
 		}
 	}
 	// Without dma-ranges, of_dma_configure_id() narrows nothing.
-	if plain := src(childrenBoard(false)); !strings.Contains(plain, "\t{ \"fsl_mc\", \"/soc/fsl_mc@1000\", false, 64, 64, 0x0ULL, 0x0ULL, true },") {
+	if plain := src(childrenBoard(false)); !strings.Contains(plain, "\t  { 0x8000000000000000ULL, 0x8000000000000000ULL, \"64\", \"64\" },\n\t  0x0ULL, 0x0ULL, true, boardc_edge_children_verify_objects },") {
 		t.Errorf("the verifier narrows the children's masks with no dma-ranges:\n%s", plain)
 	}
 }
