@@ -218,7 +218,8 @@ func TestSysctlConfRefused(t *testing.T) {
 
 // TestUnit checks the systemd side: the boot unit places IRQs and sets
 // sysctls and waits on no device unit; the udev rule starts the template
-// unit per interface under its final name; the irqbalance drop-in passes
+// unit per interface under its final name, escaped (TestUdevRule has the
+// rest); the irqbalance drop-in passes
 // the policy-script directory and comes after the boot unit.
 func TestUnit(t *testing.T) {
 	b := testBoard()
@@ -235,14 +236,13 @@ func TestUnit(t *testing.T) {
 			"Before=network-pre.target shutdown.target\n",
 		},
 		"boardc-tune-testboard@.service": {
-			"Description=boardc runtime tuning of board testboard: interface %I\n",
-			"BindsTo=sys-subsystem-net-devices-%i.device\n",
-			"After=sys-subsystem-net-devices-%i.device boardc-tune-testboard.service\n",
-			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --interface %I\n",
+			"Description=boardc runtime tuning of board testboard: %I\n",
+			"After=boardc-tune-testboard.service\n",
+			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --instance %I\n",
 			"SuccessExitStatus=4\n",
 		},
 		"udev/90-boardc-testboard.rules": {
-			`ACTION=="add", SUBSYSTEM=="net", KERNEL!="lo", TAG+="systemd", ENV{SYSTEMD_WANTS}+="boardc-tune-testboard@$name.service"` + "\n",
+			`ACTION=="add|move", SUBSYSTEM=="net", KERNEL=="br-lan", PROGRAM="/usr/bin/systemd-escape --template=boardc-tune-testboard@.service $name", TAG+="systemd", ENV{SYSTEMD_WANTS}+="%c"` + "\n",
 		},
 		"irqbalance.service.d/90-boardc-testboard.conf": {
 			"[Unit]\nAfter=boardc-tune-testboard.service\n",
