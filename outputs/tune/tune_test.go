@@ -111,6 +111,18 @@ func TestCmdline(t *testing.T) {
 	if frag := fragment(testBoard()); len(frag) != 1 || frag[0] != want {
 		t.Errorf("fragment %q, want [%q]", frag, want)
 	}
+	// The cgroup v2 way beside it: the fragment without isolcpus=, and an
+	// isolated cpuset partition of the isolated CPUs.
+	c := tune.Cmdline(testBoard())
+	for _, w := range []string{
+		"#   irqaffinity=0-37 nohz_full=38-39 rcu_nocbs=38-39\n",
+		"#   echo 38-39 > /sys/fs/cgroup/isolated/cpuset.cpus\n",
+		"#   echo isolated > /sys/fs/cgroup/isolated/cpuset.cpus.partition\n",
+	} {
+		if !strings.Contains(c, w) {
+			t.Errorf("cmdline.txt lacks %q:\n%s", w, c)
+		}
+	}
 	// Every CPU isolated: no housekeeping CPU to give irqaffinity=.
 	b := testBoard()
 	b.Policy.IsolatedCPUs = cpus(40)
