@@ -417,7 +417,10 @@ func TestUnitVerify(t *testing.T) {
 				makeTree(t, dir, map[string]string{f.Path: string(f.Data)})
 			case f.Path == tune.TemplateUnitFile(b):
 				inst := strings.Replace(f.Path, "@", `@br\x2dlan.7`, 1)
-				units = append(units, filepath.Join(dir, inst))
+				// A master's instance has a ':', which verify reads as
+				// FILE:UNIT: the template file under the instance's name.
+				master := filepath.Join(dir, f.Path) + ":" + strings.Replace(f.Path, "@", `@master:crypto`, 1)
+				units = append(units, filepath.Join(dir, inst), master)
 				makeTree(t, dir, map[string]string{f.Path: string(f.Data), inst: string(f.Data)})
 			}
 		}

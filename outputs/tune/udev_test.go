@@ -234,4 +234,17 @@ func TestOfflineCPU(t *testing.T) {
 	if r := runSh(t, work, nil, script, "--root", root, "--revert"); r.code != 0 {
 		t.Errorf("revert: %v", r)
 	}
+
+	// An IRQ the kernel places elsewhere than written (here: a file that
+	// reads back empty): one missing item, the rest applied.
+	root = t.TempDir()
+	f = fakeRoot()
+	f["proc/irq/30/smp_affinity_list"] = symlink + "/dev/null"
+	makeTree(t, root, f)
+	r = runSh(t, work, nil, script, "--root", root)
+	if r.code != tune.ExitPartial ||
+		!strings.Contains(r.stderr, "/proc/irq/30/smp_affinity_list reads back nothing after writing 2: the kernel placed the IRQ elsewhere (IRQ 30 eth0, test/board.cue:11)\n") ||
+		snapshot(t, root)["proc/sys/net/core/netdev_budget"] != "600\n" {
+		t.Errorf("apply with IRQ 30 placed elsewhere: %v", r)
+	}
 }

@@ -161,7 +161,7 @@ act() {
 			[ "$1" = irq ] || die 5 "$f reads back $now after writing $4 ($5)"
 			# The kernel took the write but placed the IRQ elsewhere:
 			# a CPU that went offline, or one the IRQ cannot target.
-			warn "$f reads back $now after writing $4: the kernel placed the IRQ elsewhere ($5)"
+			warn "$f reads back ${now:-nothing} after writing $4: the kernel placed the IRQ elsewhere ($5)"
 			missing=$((missing + 1))
 			return 0
 		fi
