@@ -113,8 +113,8 @@ func openwrtInit(b *ir.Board) outputs.File {
 }
 
 // openwrtHotplug tunes an interface when OpenWrt's hotplug (procd) sees it
-// appear: ACTION and INTERFACE come from the kernel's uevent
-// (body/hotplug.sh).
+// appear or renamed (add, move): ACTION and INTERFACE come from the
+// kernel's uevent (body/hotplug.sh).
 func openwrtHotplug(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh")
