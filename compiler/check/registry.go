@@ -55,5 +55,7 @@ func All() []*Check {
 		DPMACLink,
 		DPNIID,
 		NetdevIndistinct,
+		DPAA2Isolated,
+		BootCPUIsolated,
 	})
 }
