@@ -19,8 +19,10 @@ type Lines struct {
 	// Refs are the description elements the lines are made from, as
 	// diagnostics and waivers name them (soc.masters.crypto).
 	Refs []ir.Ref
-	// Pos are the positions of the facts behind the lines, as the lines'
-	// comments print them.
+	// Pos are the positions of the facts behind the lines, as src:line
+	// (ir.Pos.Short); the device-tree outputs' comments name the elements
+	// instead (outputs.Cite), so that only the manifest moves when the
+	// lines of the description do.
 	Pos []SrcLine
 }
 

@@ -38,9 +38,24 @@ type Quoted []any
 // Text is free text: its parts are printed one after the other, and made
 // safe for where they land (a comment, a setting's value). A part is a
 // string or a number; an ir.Pos prints as src:line and adds the position
-// to the origin of the line; an Origin prints nothing and adds to the
+// to the origin of the line; a Cite prints its ref and adds its position;
+// an Origin prints nothing and adds to the
 // origin of the line.
 type Text []any
+
+// Cite is a part of a Text or a Note that names a description element by
+// its ref and adds the position of the fact to the origin of the line
+// without printing it: a comment that cites a fact this way does not
+// change when an edit elsewhere in the description moves the fact's line,
+// while the file's annotations (and so manifest.json and boardc explain)
+// still hold the position.
+type Cite struct {
+	Ref ir.Ref
+	Pos ir.Pos
+}
+
+// At returns the citation of the element ref, whose fact is at pos.
+func At(ref ir.Ref, pos ir.Pos) Cite { return Cite{Ref: ref, Pos: pos} }
 
 // T returns the text of parts.
 func T(parts ...any) Text { return Text(parts) }
@@ -101,7 +116,7 @@ func (p *Printer) P(v ...any) {
 			p.buf.WriteString(open + p.lang.comment(s) + p.lang.trailClose)
 		case int:
 			p.buf.WriteString(strconv.Itoa(x))
-		case ir.Pos:
+		case ir.Pos, Cite:
 			panic("outputs: a position in code; print it in a Note or a Text")
 		default:
 			fmt.Fprint(&p.buf, x)
@@ -191,6 +206,9 @@ func (p *Printer) renderTo(b *strings.Builder, o *OriginSet, t Text) {
 		case ir.Pos:
 			b.WriteString(x.Short())
 			o.AddRef("", x)
+		case Cite:
+			b.WriteString(string(x.Ref))
+			o.AddRef("", x.Pos)
 		case Text:
 			p.renderTo(b, o, x)
 		case string:

@@ -20,7 +20,17 @@ const (
 	colXPS   = "#6a51a3"
 	colDPIO  = "#238b45"
 	colShort = "#cb181d"
-	font     = "Helvetica"
+	// font is the picture's font, the one the page renders it in (its
+	// CSS names it first) and the one the layout measures. The engine has
+	// no text-layout plugin: it sizes every label from hard-coded width
+	// tables of common fonts (Graphviz lib/common/textspan_lut.h,
+	// estimate_text_width_1pt(); Times-Roman for a font it has none of),
+	// and has one for DejaVu Sans: a 30-character label of W, m and i at
+	// 10 pt lays out 238 pt wide named DejaVu Sans, 213 pt named
+	// Helvetica. A label measured in one font and drawn in a wider one
+	// overflows its box, as Helvetica's did rendered in DejaVu Sans
+	// (report's TestTextFits measures it in Chromium).
+	font = "DejaVu Sans"
 )
 
 // busState is how a bus is drawn by its coherency fact.
@@ -158,7 +168,7 @@ func memoryNode(w *dotWriter, b *ir.Board) {
 		rows = append(rows, row{html: esc(Addr(m.Base) + " + " + Size(m.Size))})
 	}
 	if top := b.RAMTop(); top != 0 {
-		rows = append(rows, row{html: esc("RAM top " + Addr(top) + " (" + Size(top) + ")"), bold: true})
+		rows = append(rows, row{html: esc("described RAM top " + Addr(top) + " (" + Size(top) + ")"), bold: true})
 	} else {
 		rows = append(rows, row{html: "no RAM declared"})
 	}
@@ -166,7 +176,7 @@ func memoryNode(w *dotWriter, b *ir.Board) {
 }
 
 // legendNode draws the legend: the master states, the bus facts, the
-// mark of a master that cannot reach all RAM, and the edges.
+// mark of a master that cannot reach all described RAM, and the edges.
 func legendNode(w *dotWriter) {
 	var b strings.Builder
 	b.WriteString(`<<table border="0" cellborder="1" cellspacing="2" cellpadding="3">`)
@@ -174,12 +184,12 @@ func legendNode(w *dotWriter) {
 	for _, st := range legend {
 		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">master: %s</td></tr>`, st.fill, st.border, st.name)
 	}
-	fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="#ffffff" color="%s" width="18"><font color="%s"><b>!</b></font></td><td border="0" align="left"><font color="%s"><b>cannot reach all RAM</b></font></td></tr>`, colShort, colShort, colShort)
+	fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="#ffffff" color="%s" width="18"><font color="%s"><b>!</b></font></td><td border="0" align="left"><font color="%s"><b>cannot reach all described RAM</b></font></td></tr>`, colShort, colShort, colShort)
 	for _, st := range busStates {
 		fmt.Fprintf(&b, "\n\t\t"+`<tr><td bgcolor="%s" color="%s" width="18"> </td><td border="0" align="left">bus: %s</td></tr>`, st.fill, st.border, st.name)
 	}
 	for _, x := range []struct{ color, text string }{
-		{colIRQ, "pinned IRQ"}, {colRPS, "RPS (receive steering)"}, {colXPS, "XPS (transmit steering)"},
+		{colIRQ, "pinned IRQ (#k: its k-th IRQ by number)"}, {colRPS, "RPS (receive steering)"}, {colXPS, "XPS (transmit steering)"},
 	} {
 		fmt.Fprintf(&b, "\n\t\t"+`<tr><td border="0" width="18"><font color="%s" point-size="16"><b>&#8594;</b></font></td><td border="0" align="left"><font color="%s">%s</font></td></tr>`, x.color, x.color, x.text)
 	}
@@ -233,8 +243,10 @@ func masterNode(w *dotWriter, b *ir.Board, m *ir.Master) {
 	switch {
 	case !m.Enabled:
 		font = `, fontcolor="#737373", style="rounded,filled,dashed"`
+	case NoOwnDMA(m):
+		rows = append(rows, row{html: "endpoints set their own masks"})
 	case r.Short:
-		rows = append(rows, row{html: esc("! reaches " + Size(r.Limit) + " < RAM top " + Size(b.RAMTop())), color: colShort, bold: true})
+		rows = append(rows, row{html: esc("! reaches " + Size(r.Limit) + " < described RAM top " + Size(b.RAMTop())), color: colShort, bold: true})
 		color, pen = colShort, "3"
 	default:
 		rows = append(rows, row{html: esc(ReachText(r))})
@@ -303,17 +315,27 @@ func cpuPort(b *ir.Board, cpu int) string {
 }
 
 // irqPins draws each pinned IRQ: from the masters that declare it, to
-// the CPUs it is pinned to.
+// the CPUs it lands on, one edge per IRQ where each IRQ of the name lands
+// on one CPU (IRQLanding).
 func irqPins(w *dotWriter, b *ir.Board) {
-	for i, p := range b.Policy.IRQs {
+	for i := range b.Policy.IRQs {
+		p := &b.Policy.IRQs[i]
 		id := fmt.Sprintf("irq%d", i)
-		w.line(1, `%s [shape=box, style="rounded", color=%q, fontcolor=%q, fontsize=9, height=0.3, label=<IRQ <b>%s</b>>];`,
-			id, colIRQ, colIRQ, esc(p.IRQ))
+		n := ""
+		if p.Count > 1 {
+			n = fmt.Sprintf(" ×%d", p.Count)
+		}
+		w.line(1, `%s [shape=box, style="rounded", color=%q, fontcolor=%q, fontsize=9, height=0.3, label=<IRQ <b>%s</b>%s>];`,
+			id, colIRQ, colIRQ, esc(p.IRQ), n)
 		for _, m := range p.Owners {
 			w.line(1, "m_%s -> %s [color=%q];", m.Key, id, colIRQ)
 		}
-		for _, c := range ir.SortedCPUs(p.CPUs) {
-			w.line(1, "%s -> %s [color=%q];", id, cpuPort(b, c), colIRQ)
+		for _, l := range IRQLanding(b, p) {
+			label := ""
+			if l.K >= 0 && p.Count > 1 {
+				label = fmt.Sprintf(", fontcolor=%q, label=<#%d>", colIRQ, l.K)
+			}
+			w.line(1, "%s -> %s [color=%q%s];", id, cpuPort(b, l.CPU), colIRQ, label)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func (d *pageData) fill(in *Input) {
 			Key: m.Key, Node: m.Node.DTRef() + " " + m.Node.Path, Bus: m.Bus.Key,
 			State: legend[s].name, Fill: legend[s].fill, Border: legend[s].border,
 			Mask: strconv.Itoa(m.DMABits) + "-bit", SetBy: "boardc's C (dma_set_mask_and_coherent)",
-			Pos: m.Pos.String(), Disabled: !m.Enabled, Short: r.Short && m.Enabled,
+			Pos: m.Pos.String(), Disabled: !m.Enabled, Short: r.Short && m.Enabled && !NoOwnDMA(m),
 		}
 		if len(m.Compatible) > 0 {
 			row.Compatible = m.Compatible[0]
@@ -144,8 +144,10 @@ func (d *pageData) fill(in *Input) {
 			}
 		}
 		switch {
+		case NoOwnDMA(m):
+			row.Reach = "none of its own: the endpoints behind it reach what their masks and the buses allow"
 		case r.Short:
-			row.Reach = "only up to " + Size(r.Limit) + " (" + r.By + "); RAM top " + Size(b.RAMTop()) + ": buffers above bounce through swiotlb"
+			row.Reach = "only up to " + Size(r.Limit) + " (" + r.By + "); described RAM top " + Size(b.RAMTop()) + ": buffers above bounce through swiotlb"
 		case r.IOMMU != "" || r.Limit == 0:
 			row.Reach = ReachText(r)
 		default:
@@ -241,10 +243,15 @@ func (d *pageData) fillCPUs(b *ir.Board) {
 			a.dpio = append(a.dpio, fmt.Sprintf("DPIO %d (stash destination %d)", p.ID, dp.StashDest(p.CPU)))
 		}
 	}
-	for _, p := range b.Policy.IRQs {
-		for _, c := range ir.SortedCPUs(p.CPUs) {
-			a := get(c)
-			a.irq = append(a.irq, p.IRQ)
+	for i := range b.Policy.IRQs {
+		p := &b.Policy.IRQs[i]
+		for _, l := range IRQLanding(b, p) {
+			a := get(l.CPU)
+			if l.K >= 0 && p.Count > 1 {
+				a.irq = append(a.irq, fmt.Sprintf("%s #%d", p.IRQ, l.K))
+			} else {
+				a.irq = append(a.irq, p.IRQ)
+			}
 		}
 	}
 	for _, n := range b.Policy.Net {

@@ -80,6 +80,7 @@ var legend = [...]look{
 	{"unverified opportunity", "#fdd0a2", "#d94801"},
 	{"non-coherent", "#c6dbef", "#2171b5"},
 	{"opted out", "#dadaeb", "#54278f"},
+	{"bridge (no DMA of its own)", "#f0f0f0", "#737373"},
 	{"disabled", "#ffffff", "#969696"},
 }
 
@@ -96,10 +97,27 @@ var byCoherence = map[ir.Coherence]int{
 // enable, whatever its coherency.
 const disabled = len(legend) - 1
 
+// bridge is the entry of legend that draws a bridge that does no DMA
+// itself (NoOwnDMA): its coherency and its mask are not the endpoints'.
+const bridge = disabled - 1
+
+// NoOwnDMA reports whether master m is a bridge that does no DMA of its
+// own, its endpoints doing theirs with masks their drivers set: the
+// description has no field for it, so the report reads it from the
+// driverSets fact's source, which says "does no DMA" (as armada37xx's
+// pcie0 does, after pci-aardvark.c advk_pcie_probe()). Such a master is
+// drawn neither as a coherency opportunity nor as short of RAM.
+func NoOwnDMA(m *ir.Master) bool {
+	return m.DriverSets != nil && strings.Contains(m.DriverSets.Source, "does no DMA")
+}
+
 // entryOf returns the entry of legend that draws m.
 func entryOf(m *ir.Master) int {
 	if !m.Enabled {
 		return disabled
+	}
+	if NoOwnDMA(m) {
+		return bridge
 	}
 	return byCoherence[m.Coherence()]
 }
@@ -158,15 +176,17 @@ func ReachOf(b *ir.Board, m *ir.Master) Reach {
 	return r
 }
 
-// ReachText says how far a master that reaches all RAM reaches.
+// ReachText says how far a master that reaches all the described RAM
+// reaches: the RAM the description's memory lists, not what a boot
+// loader may add.
 func ReachText(r Reach) string {
 	switch {
 	case r.IOMMU != "":
-		return "reaches all RAM through IOMMU " + r.IOMMU
+		return "reaches all described RAM through IOMMU " + r.IOMMU
 	case r.Limit == 0:
-		return "reaches all RAM (64-bit)"
+		return "reaches all described RAM (64-bit)"
 	}
-	return "reaches " + Size(r.Limit) + ": all RAM"
+	return "reaches " + Size(r.Limit) + ": all described RAM"
 }
 
 // Size formats a byte count or a limit as the report prints it: a power
@@ -196,6 +216,33 @@ func Addr(n uint64) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// Landing is where one IRQ of a pin lands: its CPU and, when each IRQ
+// of the name lands on one CPU, its rank K among the IRQs of the name
+// (by ascending IRQ number, ir.SpreadOrder); K is -1 for a mask of CPUs
+// that every IRQ of the name shares.
+type Landing struct{ CPU, K int }
+
+// IRQLanding returns where the IRQs of pin p land on board b. Where their
+// driver places them (p.Placed) or the interrupt controller delivers
+// each IRQ to one CPU (ir.SoC.OneTarget), each of the p.Count IRQs lands
+// on one CPU, p.SpreadCPU(k), as tune.sh places them and checks the
+// hints: one landing per IRQ. Otherwise, and when no master says how
+// many IRQs carry the name, the pin's CPUs are one mask: one landing per
+// CPU, K -1.
+func IRQLanding(b *ir.Board, p *ir.IRQPin) []Landing {
+	var out []Landing
+	if (p.Placed() || b.SoC.OneTarget()) && p.Count > 0 && len(p.CPUs) > 0 {
+		for k := 0; k < p.Count; k++ {
+			out = append(out, Landing{CPU: p.SpreadCPU(k), K: k})
+		}
+		return out
+	}
+	for _, c := range ir.SortedCPUs(p.CPUs) {
+		out = append(out, Landing{CPU: c, K: -1})
+	}
+	return out
 }
 
 // CoherencyText says what a bus's coherency fact covers.

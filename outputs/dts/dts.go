@@ -11,6 +11,13 @@
 // description states one: never on a bus between a master and a
 // translation above it, which would change what the walk finds for every
 // device below that bus (check BC0205 says where the walk stops instead).
+//
+// Provenance comments name the description element a property comes from
+// by its ref (soc.masters.crypto.coherency), never by file and line: an
+// edit of the description that changes no fact, a comment or a blank
+// line, leaves the fragment and the overlay byte-identical, so the kernel
+// build does not rebuild the dtb. The positions are in the files'
+// annotations, which manifest.json and boardc explain carry.
 package dts
 
 import (
@@ -86,7 +93,7 @@ func plan(b *ir.Board) []*dtNode {
 		n.props = append(n.props, prop{
 			name:   "dma-ranges",
 			text:   rangesProp(bus, &b.SoC, bus.DMARanges),
-			why:    outputs.N(bus.DMARangesPos),
+			why:    outputs.N(outputs.At(bus.Ref().Field("dmaRanges"), bus.DMARangesPos)),
 			origin: outputs.From(bus.Ref()),
 		})
 	}
@@ -106,7 +113,7 @@ func plan(b *ir.Board) []*dtNode {
 		n.props = append(n.props, prop{
 			name:   "dma-coherent",
 			text:   "dma-coherent;",
-			why:    outputs.N("bus ", bus.Key, " is coherent for all masters, ", c.Pos, ", stated on ", c.FlagAt, " upstream"),
+			why:    outputs.N("bus ", bus.Key, " is coherent for all masters, ", coherency(bus), ", stated on ", c.FlagAt, " upstream"),
 			origin: outputs.From(bus.Ref(), c.FlagAtPos),
 		})
 	}
@@ -117,19 +124,19 @@ func plan(b *ir.Board) []*dtNode {
 			if m.Bus.Coherency.FlagAt != "" {
 				continue // written once on flagAt
 			}
-			p.why = outputs.N("bus ", m.Bus.Key, " is coherent for all masters, ", m.Bus.Coherency.Pos)
+			p.why = outputs.N("bus ", m.Bus.Key, " is coherent for all masters, ", coherency(m.Bus))
 			p.origin = p.origin.And(m.Bus.Ref())
 		case ir.Verified:
-			p.why = outputs.N("verified, ", m.Coherency.Pos)
+			p.why = outputs.N("verified, ", outputs.At(m.Ref().Field("coherency"), m.Coherency.Pos))
 		case ir.OptedOut:
 			p.name = "dma-noncoherent"
-			p.why = outputs.N("opts out of coherent bus ", m.Bus.Key, ", ", m.Coherency.Pos)
+			p.why = outputs.N("opts out of coherent bus ", m.Bus.Key, ", ", outputs.At(m.Ref().Field("coherency"), m.Coherency.Pos))
 		default:
 			if !m.DeletesCoherent() {
 				continue
 			}
 			p.name = "dma-noncoherent"
-			p.why = outputs.N("not coherent, ", m.Coherency.Pos)
+			p.why = outputs.N("not coherent, ", outputs.At(m.Ref().Field("coherency"), m.Coherency.Pos))
 		}
 		p.text = p.name + ";"
 		n := get(m.Node, "master "+m.Key, m.Ref())
@@ -218,7 +225,7 @@ func header(p *outputs.Printer, b *ir.Board, use string) {
 	c.Line()
 	c.Line(outputs.BoardText(b), ".")
 	c.Line(use)
-	c.Line("Each property names the description line it comes from.")
+	c.Line("Each property names the description element it comes from (manifest.json: file and line).")
 	c.Line()
 	c.Line("Interconnect coherency:")
 	for _, bus := range b.SoC.Buses {
@@ -229,7 +236,7 @@ func header(p *outputs.Printer, b *ir.Board, use string) {
 		case bus.Coherency.Coherent:
 			state = "coherent for verified masters"
 		}
-		c.Line(outputs.From(bus.Ref()), "  ", bus.Key, " (", bus.Node.Path, "): ", state, " (", bus.Coherency.Pos, ")")
+		c.Line(outputs.From(bus.Ref()), "  ", bus.Key, " (", bus.Node.Path, "): ", state, " (", coherency(bus), ")")
 	}
 	c.End()
 }
@@ -241,14 +248,21 @@ func node(p *outputs.Printer, n *dtNode, overlay bool) {
 	p.P(n.origin, n.ref, " {")
 	if bus := n.bus; overlay && bus != nil {
 		o := outputs.From(bus.Ref())
-		why := outputs.N("unchanged, restated for dtc's dma-ranges check, ", bus.CellsPos)
-		p.P(o.Named("#address-cells"), "\t#address-cells = <", bus.AddressCells, ">;", why)
-		p.P(o.Named("#size-cells"), "\t#size-cells = <", bus.SizeCells, ">;", why)
+		why := func(f string) outputs.Note {
+			return outputs.N("unchanged, restated for dtc's dma-ranges check, ", outputs.At(bus.Ref().Field(f), bus.CellsPos))
+		}
+		p.P(o.Named("#address-cells"), "\t#address-cells = <", bus.AddressCells, ">;", why("#address-cells"))
+		p.P(o.Named("#size-cells"), "\t#size-cells = <", bus.SizeCells, ">;", why("#size-cells"))
 	}
 	for _, pr := range n.props {
 		p.P(pr.origin.Named(pr.name), "\t", pr.text, pr.why)
 	}
 	p.P("};")
+}
+
+// coherency cites the coherency fact of bus.
+func coherency(bus *ir.Bus) outputs.Cite {
+	return outputs.At(bus.Ref().Field("coherency"), bus.Coherency.Pos)
 }
 
 // flagAbove returns the node above master m that the fragment or the

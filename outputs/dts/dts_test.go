@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,13 +102,24 @@ func TestIntermediateRanges(t *testing.T) {
 		if tc.stated {
 			b.SoC.Buses[0].HasDMARanges, b.SoC.Buses[0].DMARangesPos = true, at(6)
 		}
-		frag := string(dts.Emit(b)[0].Data)
+		f := dts.Emit(b)[0]
+		frag := string(f.Data)
 		mid := strings.Contains(frag, "&{/soc/bus@f0000000} {")
 		if mid != tc.stated {
 			t.Errorf("cells %d, stated %v: fragment writes bus@f0000000: %v:\n%s", tc.midCells, tc.stated, mid, frag)
 		}
-		if tc.stated && !strings.Contains(frag, "&{/soc/bus@f0000000} {\n\tdma-ranges; /* b.cue:6 */") {
-			t.Errorf("cells %d: fragment lacks the stated empty dma-ranges:\n%s", tc.midCells, frag)
+		if tc.stated {
+			const want = "&{/soc/bus@f0000000} {\n\tdma-ranges; /* soc.buses.mid.dmaRanges */"
+			i := strings.Index(frag, want)
+			if i < 0 {
+				t.Fatalf("cells %d: fragment lacks the stated empty dma-ranges:\n%s", tc.midCells, frag)
+			}
+			// The comment names the element; the position is in the
+			// line's origin.
+			n := strings.Count(frag[:i], "\n") + 2
+			if o := f.LineOrigin(n); !slices.Contains(o.Pos, at(6)) {
+				t.Errorf("cells %d: line %d has origin %+v, want b.cue:6 among its positions", tc.midCells, n, o)
+			}
 		}
 		if strings.Contains(frag, "&{/soc/bus@f0000000/sub@100000}") {
 			t.Errorf("cells %d: the master's own bus states no dma-ranges:\n%s", tc.midCells, frag)
