@@ -26,8 +26,9 @@ type event struct {
 	arg string
 	// alts are the mask's alternatives: one, or two for "c ? a : b".
 	alts []alt
-	// child is set for a mask set on a device the function created.
-	child bool
+	// child is set for a mask set on a device the function created,
+	// other for one on a device that is neither (a sound card's).
+	child, other bool
 	// irqKind classifies an IRQ name: literal, format, dev_name,
 	// netdev, unknown; arg then holds the name or format.
 	irqKind string
@@ -92,6 +93,11 @@ type body struct {
 	formats map[string]string
 	// once holds the calls and references already recorded.
 	once map[string]bool
+	// returns are the return statements.
+	returns []ret
+	// others are the variables that hold a device not the driver's own
+	// and not one it created (an ASoC card's device).
+	others map[string]bool
 }
 
 // scanLocals records the assignments, net_device variables and format
@@ -103,6 +109,7 @@ func (b *body) scanLocals(from, end int) {
 	b.netdevs = map[string]bool{}
 	b.formats = map[string]string{}
 	b.once = map[string]bool{}
+	b.others = map[string]bool{}
 	for i := from; i < end; i++ {
 		t := l.toks[i]
 		switch {
@@ -120,6 +127,12 @@ func (b *body) scanLocals(from, end int) {
 			}
 			rhs := l.text(i+1, j-1)
 			b.assigns[lhs] = append(b.assigns[lhs], rhs)
+			if b.isChild(rhs) {
+				b.children[lhs] = true // dev = &child->dev
+			}
+			if mentionsCard(rhs) {
+				b.others[lhs] = true // dev = rtd->card->snd_card->dev
+			}
 			for _, m := range childMakers {
 				if strings.HasPrefix(rhs, m) {
 					b.children[lhs] = true
@@ -128,6 +141,13 @@ func (b *body) scanLocals(from, end int) {
 			if f := formatOf(l, i+1, j); f != "" {
 				b.formats[lhs] = f
 			}
+		case t.k == tIdent && (t.s == "device_initialize" || t.s == "device_register") && l.is(i+1, "(") && !l.is(i-1, ".") && !l.is(i-1, "->"):
+			// A struct device the function sets up itself is a child.
+			if args := splitArgs(l, i+1); len(args) == 1 {
+				b.children[devKey(l.text(args[0][0], args[0][1]))] = true
+			}
+		case t.k == tIdent && t.s == "snd_card" && l.is(i+1, "*") && i+2 < end && l.toks[i+2].k == tIdent:
+			b.others[l.toks[i+2].s] = true
 		case t.k == tIdent && t.s == "net_device" && l.is(i+1, "*") && i+2 < end && l.toks[i+2].k == tIdent:
 			b.netdevs[l.toks[i+2].s] = true
 		case t.k == tIdent && (t.s == "snprintf" || t.s == "scnprintf" || t.s == "sprintf") && l.is(i+1, "("):
@@ -266,6 +286,17 @@ func (b *body) stmt(i, end int, cond string) int {
 			return b.stmt(i+1, end, cond) // "while (...);" follows as a statement
 		case "else":
 			return i + 1
+		case "return":
+			j := i + 1
+			for j < end && !l.is(j, ";") {
+				if l.is(j, "(") || l.is(j, "[") || l.is(j, "{") {
+					j = l.match(j)
+				}
+				j++
+			}
+			if j > i+1 {
+				b.returns = append(b.returns, ret{expr: l.text(i+1, j-1), cond: cond})
+			}
 		}
 	}
 	// An expression statement, up to ";" at depth 0. A brace group after
@@ -355,6 +386,7 @@ func (b *body) maskCall(k int, cond string) {
 	e.arg = l.text(args[1][0], args[1][1])
 	e.alts = b.alts(args[1][0], args[1][1])
 	e.child = b.isChild(l.text(args[0][0], args[0][1]))
+	e.other = b.isOther(l.text(args[0][0], args[0][1]))
 	b.add(e)
 }
 
@@ -389,19 +421,57 @@ func (b *body) maskAssign(k int, cond string) {
 	e := event{k: evMask, name: name, line: int(l.toks[k].line), cond: cond}
 	e.arg = l.text(k+2, j-1)
 	e.alts = b.alts(k+2, j-1)
-	e.child = b.isChild(l.text(lhsStart, k))
+	e.child = b.isChild(l.text(lhsStart, k-2))
+	e.other = b.isOther(l.text(lhsStart, k-2))
 	b.add(e)
 }
 
 // isChild reports whether a device expression names a device the
 // function created ("&child->dev", "mc_dev->dev").
 func (b *body) isChild(dev string) bool {
-	dev = strings.TrimPrefix(strings.TrimSpace(dev), "&")
-	base := dev
-	if i := strings.IndexAny(base, ".-["); i >= 0 {
-		base = base[:i]
+	k := devKey(dev)
+	if b.children[k] {
+		return true
 	}
-	return b.children[strings.TrimSpace(base)]
+	for _, suf := range []string{"->dev", ".dev"} {
+		if p, ok := strings.CutSuffix(k, suf); ok && b.children[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// devKey returns a device expression as written, without its "&".
+func devKey(dev string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(dev), "&"), " ", "")
+}
+
+// isOther reports whether a device expression names a device that is
+// neither the driver's nor one it created: an ASoC card's
+// ("card->dev", "rtd->card->snd_card->dev"), set up by the card's own
+// driver.
+func (b *body) isOther(dev string) bool {
+	return mentionsCard(dev) || b.others[base(dev)]
+}
+
+// base returns the variable a device expression starts from: "child"
+// for "&child->dev".
+func base(dev string) string {
+	dev = strings.TrimPrefix(strings.TrimSpace(dev), "&")
+	if i := strings.IndexAny(dev, ".-[ "); i >= 0 {
+		dev = dev[:i]
+	}
+	return strings.TrimSpace(dev)
+}
+
+// mentionsCard reports whether an expression reads a sound card member.
+func mentionsCard(e string) bool {
+	for _, id := range identifiers(e) {
+		if id == "card" || id == "snd_card" {
+			return true
+		}
+	}
+	return false
 }
 
 // alts splits a mask argument toks[a..z] into its alternatives.

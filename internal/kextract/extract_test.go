@@ -143,6 +143,48 @@ static const struct foo_ops foo_ops = {
 		want: kernel.DMA{Kind: kernel.DMAChildren, Widths: nil,
 			Reason: "the masks are set on the devices the driver creates, not on its own",
 			Sets:   []kernel.MaskSet{{Call: "coherent_dma_mask =", Arg: "DMA_BIT_MASK(32)", Width: 32, Site: site(f, 6, "foo_probe")}}},
+	}, {
+		// A helper whose every return is a constant mask.
+		name: "helper",
+		files: map[string]string{
+			f: driverC("v,foo", "", `	dma_set_mask_and_coherent(dev, foo_dma_mask(dev));`),
+			"drivers/x/foo.h": `static inline u64 foo_dma_mask(struct device *dev)
+{
+	if (foo_wide)
+		return DMA_BIT_MASK(49);
+	return DMA_BIT_MASK(36);
+}
+`},
+		want: kernel.DMA{Kind: kernel.DMAChoice, Widths: []int{36, 49},
+			Reason: "49 if foo_dma_mask(dev) returns DMA_BIT_MASK(49) if foo_wide; 36 if foo_dma_mask(dev) returns DMA_BIT_MASK(36)",
+			Sets: []kernel.MaskSet{{
+				Call: "dma_set_mask_and_coherent", Arg: "foo_dma_mask(dev)", Width: 49,
+				Cond: "foo_dma_mask(dev) returns DMA_BIT_MASK(49) if foo_wide", Site: site(f, 5, "foo_probe"),
+			}, {
+				Call: "dma_set_mask_and_coherent", Arg: "foo_dma_mask(dev)", Width: 36,
+				Cond: "foo_dma_mask(dev) returns DMA_BIT_MASK(36)", Site: site(f, 5, "foo_probe"),
+			}}},
+	}, {
+		// An ASoC component's .pcm_new sets the card's masks, not its
+		// device's; a struct device it sets up itself is a child, given
+		// its parent's masks here.
+		name: "other devices",
+		files: map[string]string{f: driverC("v,foo", `
+static int foo_pcm_new(struct snd_soc_pcm_runtime *rtd)
+{
+	struct snd_card *card = rtd->card->snd_card;
+
+	return dma_coerce_mask_and_coherent(card->dev, DMA_BIT_MASK(32));
+}
+
+static const struct snd_soc_component_driver foo_component = {
+	.pcm_construct = foo_pcm_new,
+};`, `	struct device *sub = &priv->sub;
+
+	device_initialize(sub);
+	sub->coherent_dma_mask = dev->coherent_dma_mask;
+	devm_snd_soc_register_component(dev, &foo_component, NULL, 0);`)},
+		want: kernel.DMA{Kind: kernel.DMANone},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := only(t, tc.files)

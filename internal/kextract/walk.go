@@ -2,6 +2,7 @@ package kextract
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -196,11 +197,17 @@ func (w *walk) visit(fn *function, via []string, cond string, depth int, child b
 		c := joinConds(cond, e.cond)
 		switch e.k {
 		case evMask:
-			for _, a := range e.alts {
+			if e.other {
+				continue
+			}
+			for _, a := range w.ix.expand(e.alts, fn.file) {
 				ms := kernel.MaskSet{Call: e.name, Arg: a.expr, Width: w.ix.width(a.expr, fn.file, 0),
 					Cond: joinConds(c, a.cond), Site: site(e.line), Via: slices.Clone(via)}
+				if a.width > 0 {
+					ms.Width = a.width
+				}
 				w.sets = append(w.sets, set{ms: ms, child: child || e.child,
-					coh: e.name == "dma_set_coherent_mask" || e.name == "coherent_dma_mask =", traced: a, always: c == ""})
+					coh: e.name == "dma_set_coherent_mask" || e.name == "coherent_dma_mask =", traced: a.alt, always: c == ""})
 			}
 		case evIRQ:
 			if !child {
@@ -321,4 +328,50 @@ func (w *walk) visitVar(v *variable, via []string, cond string, depth int, child
 			w.visit(fn[0], append(slices.Clone(via), "&"+r.name), cond, depth+1, child)
 		}
 	}
+}
+
+// walt is an alternative of a mask argument as the walk sees it: a call
+// of a helper that returns masks is one alternative per return.
+type walt struct {
+	alt
+	width int // the helper's return width, 0 when not a helper's
+}
+
+var reCall = regexp.MustCompile(`^([A-Za-z_]\w*)\s*\(.*\)$`)
+
+// expand replaces an alternative that calls a helper whose every
+// return is a constant mask (caam_get_dma_mask(), drivers/crypto/caam/
+// intern.h) by one alternative per return, conditioned on it.
+func (ix *index) expand(alts []alt, file string) []walt {
+	var out []walt
+	for _, a := range alts {
+		m := reCall.FindStringSubmatch(strip(a.expr))
+		var fns []*function
+		if m != nil && m[1] != "DMA_BIT_MASK" {
+			fns = ix.resolve(m[1], file)
+		}
+		if len(fns) != 1 || len(fns[0].returns) == 0 {
+			out = append(out, walt{alt: a})
+			continue
+		}
+		var rs []walt
+		for _, r := range fns[0].returns {
+			w := ix.width(r.expr, fns[0].file, 0)
+			if w == 0 {
+				rs = nil
+				break
+			}
+			c := strip(a.expr) + " returns " + r.expr
+			if r.cond != "" {
+				c += " if " + r.cond
+			}
+			rs = append(rs, walt{alt: alt{expr: a.expr, cond: joinCond(a.cond, c)}, width: w})
+		}
+		if rs == nil {
+			out = append(out, walt{alt: a})
+			continue
+		}
+		out = append(out, rs...)
+	}
+	return out
 }
