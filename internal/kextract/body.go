@@ -89,8 +89,9 @@ type body struct {
 	children map[string]bool
 	// netdevs are the variables declared struct net_device *.
 	netdevs map[string]bool
-	// formats maps a buffer to the format string printed into it.
-	formats map[string]string
+	// formats maps a buffer to the format strings printed into it, at
+	// their token index.
+	formats map[string][]formatAt
 	// once holds the calls and references already recorded.
 	once map[string]bool
 	// returns are the return statements.
@@ -107,7 +108,7 @@ func (b *body) scanLocals(from, end int) {
 	b.assigns = map[string][]string{}
 	b.children = map[string]bool{}
 	b.netdevs = map[string]bool{}
-	b.formats = map[string]string{}
+	b.formats = map[string][]formatAt{}
 	b.once = map[string]bool{}
 	b.others = map[string]bool{}
 	for i := from; i < end; i++ {
@@ -139,7 +140,7 @@ func (b *body) scanLocals(from, end int) {
 				}
 			}
 			if f := formatOf(l, i+1, j); f != "" {
-				b.formats[lhs] = f
+				b.formats[lhs] = append(b.formats[lhs], formatAt{i, f})
 			}
 		case t.k == tIdent && (t.s == "device_initialize" || t.s == "device_register") && l.is(i+1, "(") && !l.is(i-1, ".") && !l.is(i-1, "->"):
 			// A struct device the function sets up itself is a child.
@@ -155,7 +156,8 @@ func (b *body) scanLocals(from, end int) {
 			if len(args) >= 2 {
 				buf := l.text(args[0][0], args[0][1])
 				if f := formatOf(l, i, l.match(i+1)+1); f != "" {
-					b.formats[strings.TrimPrefix(buf, "&")] = f
+					k := strings.TrimPrefix(buf, "&")
+					b.formats[k] = append(b.formats[k], formatAt{i, f})
 				}
 			}
 		}
@@ -354,7 +356,7 @@ func (b *body) expr(i, end int, c string) {
 			b.maskAssign(k, c)
 		case t.s == "PCI_IRQ_AFFINITY":
 			b.add(event{k: evAffinity, name: t.s, line: line, cond: c})
-		case !member && !l.is(k+1, "(") && (l.is(k-1, "=") || l.is(k-1, ",") || l.is(k-1, "(") || l.is(k-1, "&") || l.is(k-1, "return") || l.is(k-1, "?") || l.is(k-1, ":")):
+		case !member && !l.is(k+1, "(") && !macroCase(t.s) && (l.is(k-1, "=") || l.is(k-1, ",") || l.is(k-1, "(") || l.is(k-1, "&") || l.is(k-1, "return") || l.is(k-1, "?") || l.is(k-1, ":")):
 			b.add(event{k: evRef, name: t.s, line: line, cond: c})
 		}
 	}
@@ -555,10 +557,40 @@ func (b *body) irq(k int, cond string) {
 		e.irqKind = "dev_name"
 	case formatOf(l, a, z+1) != "":
 		e.irqKind, e.arg = "format", formatOf(l, a, z+1)
-	case b.formats[strings.TrimPrefix(text, "&")] != "":
-		e.irqKind, e.arg = "format", b.formats[strings.TrimPrefix(text, "&")]
+	case b.format(strings.TrimPrefix(text, "&"), k) != "":
+		e.irqKind, e.arg = "format", b.format(strings.TrimPrefix(text, "&"), k)
 	case strings.HasSuffix(text, "->name") && b.netdevs[strings.TrimSuffix(text, "->name")]:
 		e.irqKind = "netdev"
 	}
 	b.add(e)
+}
+
+// macroCase reports whether an identifier is spelled like a macro or
+// an enumerator (FOO_BAR), which names no function or variable: such
+// references are not recorded.
+func macroCase(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// formatAt is a format string printed into a buffer at a token index.
+type formatAt struct {
+	at int
+	f  string
+}
+
+// format returns the format last printed into buf before token k, ""
+// when none is.
+func (b *body) format(buf string, k int) string {
+	f := ""
+	for _, x := range b.formats[buf] {
+		if x.at < k {
+			f = x.f
+		}
+	}
+	return f
 }

@@ -225,6 +225,7 @@ func (ix *index) driver(v *variable) (kernel.Driver, bool) {
 			}
 		}
 	}
+	w.run()
 	d.DMA = ix.classify(w, entries, v.file)
 	d.IRQs = w.irqs
 	d.Affinity = w.affinity

@@ -1,6 +1,7 @@
 package kextract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -245,6 +246,9 @@ func TestIRQs(t *testing.T) {
 	request_irq(3, foo_isr, 0, ndev->name, ndev);
 	devm_request_threaded_irq(dev, 4, NULL, foo_isr, 0, name, priv);
 	request_irq(5, foo_isr, 0, priv->label, priv);
+	sprintf(priv->buf, "%s:mac", dev_name(dev));
+	request_irq(6, foo_isr, 0, priv->buf, priv);
+	sprintf(priv->buf, "%s:wol", dev_name(dev));
 	irq_set_affinity_hint(5, cpumask_of(0));`)
 	d := only(t, map[string]string{f: src})
 	want := []kernel.IRQ{
@@ -253,11 +257,12 @@ func TestIRQs(t *testing.T) {
 		{Name: "ndev->name", Kind: "netdev", Site: site(f, 9, "foo_probe")},
 		{Name: "%s-tx", Kind: "format", Site: site(f, 10, "foo_probe")},
 		{Name: "priv->label", Kind: "unknown", Site: site(f, 11, "foo_probe")},
+		{Name: "%s:mac", Kind: "format", Site: site(f, 13, "foo_probe")},
 	}
 	if diff := cmp.Diff(want, d.IRQs); diff != "" {
 		t.Errorf("IRQs (-want +got):\n%s", diff)
 	}
-	if !cmp.Equal(d.Affinity, []kernel.Site{site(f, 12, "foo_probe")}) {
+	if !cmp.Equal(d.Affinity, []kernel.Site{site(f, 15, "foo_probe")}) {
 		t.Errorf("affinity = %v", d.Affinity)
 	}
 	if d.Netdev == nil {
@@ -314,5 +319,21 @@ func TestLex(t *testing.T) {
 	}
 	if l.defines["W"] != "40" {
 		t.Errorf("defines = %v", l.defines)
+	}
+}
+
+// A function reached first down a long chain and then by a short one is
+// read at the short one's depth: the walk is breadth first.
+func TestShallowestChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("static int target(struct device *dev)\n{\n\treturn dma_set_mask(dev, DMA_BIT_MASK(44));\n}\n")
+	b.WriteString("static int a11(struct device *dev) { return target(dev); }\n")
+	for i := 10; i >= 1; i-- {
+		fmt.Fprintf(&b, "static int a%d(struct device *dev) { return a%d(dev); }\n", i, i+1)
+	}
+	b.WriteString("static int short_path(struct device *dev) { return target(dev); }\n")
+	d := only(t, map[string]string{f: driverC("v,foo", b.String(), "\ta1(dev);\n\tshort_path(dev);")})
+	if d.DMA.Kind != kernel.DMAFixed || len(d.DMA.Sets) != 1 || !cmp.Equal(d.DMA.Sets[0].Via, []string{"short_path", "target"}) {
+		t.Errorf("DMA = %+v, want fixed 44 through short_path", d.DMA)
 	}
 }

@@ -170,6 +170,7 @@ type walk struct {
 	xps      []kernel.Site
 	setCh    *kernel.Site
 	netdev   bool
+	queue    []item
 }
 
 func newWalk(ix *index) *walk {
@@ -186,8 +187,42 @@ func joinConds(cs ...string) string {
 	return strings.Join(out, " && ")
 }
 
-// visit walks fn, reached through via under cond.
+// item is a function or an initializer the walk has yet to read.
+type item struct {
+	fn    *function
+	v     *variable
+	via   []string
+	cond  string
+	depth int
+	child bool
+}
+
+// visit queues fn, reached through via under cond.
 func (w *walk) visit(fn *function, via []string, cond string, depth int, child bool) {
+	w.queue = append(w.queue, item{fn: fn, via: via, cond: cond, depth: depth, child: child})
+}
+
+// visitVar queues the initializer v.
+func (w *walk) visitVar(v *variable, via []string, cond string, depth int, child bool) {
+	w.queue = append(w.queue, item{v: v, via: via, cond: cond, depth: depth, child: child})
+}
+
+// run reads the queue breadth first: each function is read at the
+// shallowest depth it is reached, through the shortest chain.
+func (w *walk) run() {
+	for i := 0; i < len(w.queue); i++ {
+		it := w.queue[i]
+		if it.fn != nil {
+			w.readFunc(it.fn, it.via, it.cond, it.depth, it.child)
+		} else {
+			w.readVar(it.v, it.via, it.cond, it.depth, it.child)
+		}
+	}
+	w.queue = nil
+}
+
+// readFunc walks fn, reached through via under cond.
+func (w *walk) readFunc(fn *function, via []string, cond string, depth int, child bool) {
 	if w.seen[fn] || core(fn.file) {
 		return
 	}
@@ -230,9 +265,6 @@ func (w *walk) visit(fn *function, via []string, cond string, depth int, child b
 			}
 			if b := bridges[e.name]; b != "" && !child {
 				w.bridge = b
-				if b == "pci-host" {
-					continue
-				}
 			}
 			w.call(fn, e.name, via, c, depth, child || e.name == "fsl_mc_device_add", false)
 		case evRef:
@@ -277,7 +309,7 @@ func (w *walk) call(fn *function, name string, via []string, cond string, depth 
 		return
 	}
 	if depth >= maxDepth {
-		if !child && w.ix.reachesMask(c) {
+		if !child && w.reachesUnseen(c) {
 			w.unknown = append(w.unknown, fmt.Sprintf("the call chain to %s() (from %s() in %s) is deeper than %d calls and can reach a DMA mask set",
 				name, fn.name, fn.file, maxDepth))
 		}
@@ -297,9 +329,9 @@ func firstN(s []string, n int) []string {
 	return s
 }
 
-// visitVar follows the function names and variables an initializer
+// readVar follows the function names and variables an initializer
 // reached from the probe uses as values: the callbacks it registers.
-func (w *walk) visitVar(v *variable, via []string, cond string, depth int, child bool) {
+func (w *walk) readVar(v *variable, via []string, cond string, depth int, child bool) {
 	if w.seenVar[v] || core(v.file) || depth > maxDepth {
 		return
 	}
@@ -374,4 +406,32 @@ func (ix *index) expand(alts []alt, file string) []walt {
 		out = append(out, rs...)
 	}
 	return out
+}
+
+// reachesUnseen reports whether a mask set is reachable from fn in a
+// function the walk has not read: past the depth bound, what the walk
+// already read (every shallower function, breadth first) is no loss.
+func (w *walk) reachesUnseen(fn *function) bool {
+	seen := map[*function]bool{}
+	var dfs func(f *function) bool
+	dfs = func(f *function) bool {
+		if seen[f] || w.seen[f] || core(f.file) {
+			return false
+		}
+		seen[f] = true
+		for _, e := range f.events {
+			switch e.k {
+			case evMask:
+				return true
+			case evCall, evRef:
+				for _, c := range w.ix.resolve(e.name, f.file) {
+					if dfs(c) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return dfs(fn)
 }
