@@ -38,9 +38,15 @@ type event struct {
 type alt struct {
 	expr string // as written: "DMA_BIT_MASK(64)"
 	cond string // the ternary's condition for this branch, "" for none
-	// traced is what a local variable inside expr was last assigned,
-	// for runtime widths: "data->dma_bits".
+	// traced is what a local variable inside expr was assigned, for
+	// runtime widths: "data->dma_bits"; values are the assignments one
+	// by one, and local is set when they are all the values the
+	// variable can have (not a parameter, its address never taken).
 	traced string
+	values []string
+	local  bool
+	inBits bool // the variable is DMA_BIT_MASK()'s argument
+	name   string
 }
 
 // maskCalls are the calls that set DMA masks; coherentOnly marks the
@@ -82,6 +88,7 @@ type body struct {
 	l      *lexed
 	fn     *function
 	params int // the "(" of the parameter list
+	end    int // the "}" that ends the body
 	// assigns maps an lvalue as written ("priv->name", "irqname") to the
 	// right-hand sides assigned to it, in order.
 	assigns map[string][]string
@@ -105,6 +112,7 @@ type body struct {
 // buffers of toks[from..end].
 func (b *body) scanLocals(from, end int) {
 	l := b.l
+	b.end = end
 	b.assigns = map[string][]string{}
 	b.children = map[string]bool{}
 	b.netdevs = map[string]bool{}
@@ -146,6 +154,16 @@ func (b *body) scanLocals(from, end int) {
 			// A struct device the function sets up itself is a child.
 			if args := splitArgs(l, i+1); len(args) == 1 {
 				b.children[devKey(l.text(args[0][0], args[0][1]))] = true
+			}
+		case t.k == tIdent && t.s == "platform_device_info" && i+1 < end:
+			// The description of a device to create: its masks are a
+			// child's.
+			j := i + 1
+			if l.is(j, "*") {
+				j++
+			}
+			if j < end && l.toks[j].k == tIdent {
+				b.children[l.toks[j].s] = true
 			}
 		case t.k == tIdent && t.s == "snd_card" && l.is(i+1, "*") && i+2 < end && l.toks[i+2].k == tIdent:
 			b.others[l.toks[i+2].s] = true
@@ -405,6 +423,9 @@ func (b *body) maskAssign(k int, cond string) {
 	if j == k+2 || l.is(k+2, "&") {
 		return // dev->dma_mask = &dev->coherent_dma_mask: a pointer
 	}
+	if j == k+3 && l.toks[k+2].s == "0" {
+		return // a cleared member, no mask
+	}
 	// "dev->dma_mask = X" stores a pointer in struct device; a width is
 	// stored through it, "*dev->dma_mask = X", or in a u64 field of
 	// platform_device and fsl_mc_device ("mc_dev->dma_mask = X").
@@ -517,11 +538,33 @@ func (b *body) alts(a, z int) []alt {
 		z--
 	}
 	if inner == z && l.toks[inner].k == tIdent {
-		if rhs := b.assigns[l.toks[inner].s]; len(rhs) > 0 {
-			e.traced = strings.Join(rhs, " | ")
+		name := l.toks[inner].s
+		if rhs := b.assigns[name]; len(rhs) > 0 {
+			e.traced = strings.Join(rhs, " or ")
+			e.values = rhs
+			e.inBits = inner != a
+			e.name = strings.Clone(name)
+			e.local = b.local(name)
 		}
 	}
 	return []alt{e}
+}
+
+// local reports whether a variable's assignments are all its values:
+// it is not a parameter, and its address is never taken (passed to
+// of_property_read_u32(np, "...", &bits), say).
+func (b *body) local(name string) bool {
+	l := b.l
+	pe := l.match(b.params)
+	for i := b.params; i < b.end; i++ {
+		if l.toks[i].k != tIdent || l.toks[i].s != name {
+			continue
+		}
+		if i < pe || l.is(i-1, "&") && !l.is(i+1, ".") && !l.is(i+1, "->") && !l.is(i+1, "[") {
+			return false
+		}
+	}
+	return true
 }
 
 func joinCond(a, b string) string {

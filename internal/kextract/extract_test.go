@@ -111,6 +111,29 @@ static int foo_dma(struct device *dev)
 		want: kernel.DMA{Kind: kernel.DMARuntime, Reason: "the width is computed at probe: DMA_BIT_MASK(readl(base) & 0x3f)",
 			Sets: []kernel.MaskSet{{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(readl(base) & 0x3f)", Site: site(f, 5, "foo_probe")}}},
 	}, {
+		// A local assigned only constants: each is a width.
+		name: "local constants",
+		files: map[string]string{f: driverC("v,foo", "", `	int bits = 32;
+
+	if (readl(base) & CAP_36)
+		bits = 36;
+	dma_set_mask(dev, DMA_BIT_MASK(bits));`)},
+		want: kernel.DMA{Kind: kernel.DMAChoice, Widths: []int{32, 36},
+			Reason: "32 if bits = 32; 36 if bits = 36",
+			Sets: []kernel.MaskSet{
+				{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(bits)", Width: 32, Cond: "bits = 32", Site: site(f, 9, "foo_probe")},
+				{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(bits)", Width: 36, Cond: "bits = 36", Site: site(f, 9, "foo_probe")},
+			}},
+	}, {
+		// A local whose address is passed may hold anything.
+		name: "local read from DT",
+		files: map[string]string{f: driverC("v,foo", "", `	u32 bits = 32;
+
+	of_property_read_u32(dev->of_node, "vendor,addr-width", &bits);
+	dma_set_mask(dev, DMA_BIT_MASK(bits));`)},
+		want: kernel.DMA{Kind: kernel.DMARuntime, Reason: "the width is computed at probe: DMA_BIT_MASK(bits) where bits = 32",
+			Sets: []kernel.MaskSet{{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(bits)", Site: site(f, 8, "foo_probe")}}},
+	}, {
 		// A global defined twice, one of which sets a mask.
 		name: "unknown",
 		files: map[string]string{

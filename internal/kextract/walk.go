@@ -378,6 +378,28 @@ func (ix *index) expand(alts []alt, file string) []walt {
 	var out []walt
 	for _, a := range alts {
 		m := reCall.FindStringSubmatch(strip(a.expr))
+		if a.local && len(a.values) > 0 {
+			// A local assigned only constants: one alternative per
+			// value.
+			var rs []walt
+			for _, v := range a.values {
+				w := ix.width(v, file, 0)
+				if a.inBits {
+					if w = ix.intval(v, file, 0); w > 64 {
+						w = 0
+					}
+				}
+				if w <= 0 {
+					rs = nil
+					break
+				}
+				rs = append(rs, walt{alt: alt{expr: a.expr, cond: joinCond(a.cond, a.name+" = "+v)}, width: w})
+			}
+			if rs != nil {
+				out = append(out, rs...)
+				continue
+			}
+		}
 		var fns []*function
 		if m != nil && m[1] != "DMA_BIT_MASK" {
 			fns = ix.resolve(m[1], file)
