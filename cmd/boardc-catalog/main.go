@@ -38,6 +38,7 @@ func main() {
 	out := flag.String("out", "", "the catalogue to write, \"-\" for stdout")
 	quiet := flag.Bool("q", false, "print no summary on stderr")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the extraction to this file")
+	memprofile := flag.String("memprofile", "", "write a heap profile, taken after the extraction, to this file")
 	flag.Usage = func() {
 		fmt.Fprint(os.Stderr, usage)
 		flag.PrintDefaults()
@@ -56,7 +57,7 @@ func main() {
 			fail(err)
 		}
 	}
-	err := run(*tree, *tarball, *out, *quiet)
+	err := run(*tree, *tarball, *out, *quiet, *memprofile)
 	pprof.StopCPUProfile()
 	if err != nil {
 		fail(err)
@@ -68,7 +69,7 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-func run(tree, tarball, out string, quiet bool) error {
+func run(tree, tarball, out string, quiet bool, memprofile string) error {
 	src, err := kextract.Provenance(tarball)
 	if err != nil {
 		return fmt.Errorf("-tarball: %v", err)
@@ -88,6 +89,16 @@ func run(tree, tarball, out string, quiet bool) error {
 	c, err := kextract.Extract(tree, src)
 	if err != nil {
 		return err
+	}
+	if memprofile != "" {
+		f, err := os.Create(memprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			return err
+		}
+		f.Close()
 	}
 	var buf bytes.Buffer
 	if err := kernel.EncodeGzip(&buf, c); err != nil {

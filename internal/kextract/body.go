@@ -26,8 +26,9 @@ type event struct {
 	arg string
 	// alts are the mask's alternatives: one, or two for "c ? a : b".
 	alts []alt
-	// child is set for a mask set on a device the function created.
-	child bool
+	// child is set for a mask set on a device the function created,
+	// other for one on a device that is neither (a sound card's).
+	child, other bool
 	// irqKind classifies an IRQ name: literal, format, dev_name,
 	// netdev, unknown; arg then holds the name or format.
 	irqKind string
@@ -37,9 +38,15 @@ type event struct {
 type alt struct {
 	expr string // as written: "DMA_BIT_MASK(64)"
 	cond string // the ternary's condition for this branch, "" for none
-	// traced is what a local variable inside expr was last assigned,
-	// for runtime widths: "data->dma_bits".
+	// traced is what a local variable inside expr was assigned, for
+	// runtime widths: "data->dma_bits"; values are the assignments one
+	// by one, and local is set when they are all the values the
+	// variable can have (not a parameter, its address never taken).
 	traced string
+	values []string
+	local  bool
+	inBits bool // the variable is DMA_BIT_MASK()'s argument
+	name   string
 }
 
 // maskCalls are the calls that set DMA masks; coherentOnly marks the
@@ -81,6 +88,7 @@ type body struct {
 	l      *lexed
 	fn     *function
 	params int // the "(" of the parameter list
+	end    int // the "}" that ends the body
 	// assigns maps an lvalue as written ("priv->name", "irqname") to the
 	// right-hand sides assigned to it, in order.
 	assigns map[string][]string
@@ -88,21 +96,29 @@ type body struct {
 	children map[string]bool
 	// netdevs are the variables declared struct net_device *.
 	netdevs map[string]bool
-	// formats maps a buffer to the format string printed into it.
-	formats map[string]string
+	// formats maps a buffer to the format strings printed into it, at
+	// their token index.
+	formats map[string][]formatAt
 	// once holds the calls and references already recorded.
 	once map[string]bool
+	// returns are the return statements.
+	returns []ret
+	// others are the variables that hold a device not the driver's own
+	// and not one it created (an ASoC card's device).
+	others map[string]bool
 }
 
 // scanLocals records the assignments, net_device variables and format
 // buffers of toks[from..end].
 func (b *body) scanLocals(from, end int) {
 	l := b.l
+	b.end = end
 	b.assigns = map[string][]string{}
 	b.children = map[string]bool{}
 	b.netdevs = map[string]bool{}
-	b.formats = map[string]string{}
+	b.formats = map[string][]formatAt{}
 	b.once = map[string]bool{}
+	b.others = map[string]bool{}
 	for i := from; i < end; i++ {
 		t := l.toks[i]
 		switch {
@@ -120,14 +136,37 @@ func (b *body) scanLocals(from, end int) {
 			}
 			rhs := l.text(i+1, j-1)
 			b.assigns[lhs] = append(b.assigns[lhs], rhs)
+			if b.isChild(rhs) {
+				b.children[lhs] = true // dev = &child->dev
+			}
+			if mentionsCard(rhs) {
+				b.others[lhs] = true // dev = rtd->card->snd_card->dev
+			}
 			for _, m := range childMakers {
 				if strings.HasPrefix(rhs, m) {
 					b.children[lhs] = true
 				}
 			}
 			if f := formatOf(l, i+1, j); f != "" {
-				b.formats[lhs] = f
+				b.formats[lhs] = append(b.formats[lhs], formatAt{i, f})
 			}
+		case t.k == tIdent && (t.s == "device_initialize" || t.s == "device_register") && l.is(i+1, "(") && !l.is(i-1, ".") && !l.is(i-1, "->"):
+			// A struct device the function sets up itself is a child.
+			if args := splitArgs(l, i+1); len(args) == 1 {
+				b.children[devKey(l.text(args[0][0], args[0][1]))] = true
+			}
+		case t.k == tIdent && t.s == "platform_device_info" && i+1 < end:
+			// The description of a device to create: its masks are a
+			// child's.
+			j := i + 1
+			if l.is(j, "*") {
+				j++
+			}
+			if j < end && l.toks[j].k == tIdent {
+				b.children[l.toks[j].s] = true
+			}
+		case t.k == tIdent && t.s == "snd_card" && l.is(i+1, "*") && i+2 < end && l.toks[i+2].k == tIdent:
+			b.others[l.toks[i+2].s] = true
 		case t.k == tIdent && t.s == "net_device" && l.is(i+1, "*") && i+2 < end && l.toks[i+2].k == tIdent:
 			b.netdevs[l.toks[i+2].s] = true
 		case t.k == tIdent && (t.s == "snprintf" || t.s == "scnprintf" || t.s == "sprintf") && l.is(i+1, "("):
@@ -135,7 +174,8 @@ func (b *body) scanLocals(from, end int) {
 			if len(args) >= 2 {
 				buf := l.text(args[0][0], args[0][1])
 				if f := formatOf(l, i, l.match(i+1)+1); f != "" {
-					b.formats[strings.TrimPrefix(buf, "&")] = f
+					k := strings.TrimPrefix(buf, "&")
+					b.formats[k] = append(b.formats[k], formatAt{i, f})
 				}
 			}
 		}
@@ -266,6 +306,17 @@ func (b *body) stmt(i, end int, cond string) int {
 			return b.stmt(i+1, end, cond) // "while (...);" follows as a statement
 		case "else":
 			return i + 1
+		case "return":
+			j := i + 1
+			for j < end && !l.is(j, ";") {
+				if l.is(j, "(") || l.is(j, "[") || l.is(j, "{") {
+					j = l.match(j)
+				}
+				j++
+			}
+			if j > i+1 {
+				b.returns = append(b.returns, ret{expr: l.text(i+1, j-1), cond: cond})
+			}
 		}
 	}
 	// An expression statement, up to ";" at depth 0. A brace group after
@@ -323,7 +374,7 @@ func (b *body) expr(i, end int, c string) {
 			b.maskAssign(k, c)
 		case t.s == "PCI_IRQ_AFFINITY":
 			b.add(event{k: evAffinity, name: t.s, line: line, cond: c})
-		case !member && !l.is(k+1, "(") && (l.is(k-1, "=") || l.is(k-1, ",") || l.is(k-1, "(") || l.is(k-1, "&") || l.is(k-1, "return") || l.is(k-1, "?") || l.is(k-1, ":")):
+		case !member && !l.is(k+1, "(") && !macroCase(t.s) && (l.is(k-1, "=") || l.is(k-1, ",") || l.is(k-1, "(") || l.is(k-1, "&") || l.is(k-1, "return") || l.is(k-1, "?") || l.is(k-1, ":")):
 			b.add(event{k: evRef, name: t.s, line: line, cond: c})
 		}
 	}
@@ -355,6 +406,7 @@ func (b *body) maskCall(k int, cond string) {
 	e.arg = l.text(args[1][0], args[1][1])
 	e.alts = b.alts(args[1][0], args[1][1])
 	e.child = b.isChild(l.text(args[0][0], args[0][1]))
+	e.other = b.isOther(l.text(args[0][0], args[0][1]))
 	b.add(e)
 }
 
@@ -370,6 +422,9 @@ func (b *body) maskAssign(k int, cond string) {
 	}
 	if j == k+2 || l.is(k+2, "&") {
 		return // dev->dma_mask = &dev->coherent_dma_mask: a pointer
+	}
+	if j == k+3 && l.toks[k+2].s == "0" {
+		return // a cleared member, no mask
 	}
 	// "dev->dma_mask = X" stores a pointer in struct device; a width is
 	// stored through it, "*dev->dma_mask = X", or in a u64 field of
@@ -389,19 +444,57 @@ func (b *body) maskAssign(k int, cond string) {
 	e := event{k: evMask, name: name, line: int(l.toks[k].line), cond: cond}
 	e.arg = l.text(k+2, j-1)
 	e.alts = b.alts(k+2, j-1)
-	e.child = b.isChild(l.text(lhsStart, k))
+	e.child = b.isChild(l.text(lhsStart, k-2))
+	e.other = b.isOther(l.text(lhsStart, k-2))
 	b.add(e)
 }
 
 // isChild reports whether a device expression names a device the
 // function created ("&child->dev", "mc_dev->dev").
 func (b *body) isChild(dev string) bool {
-	dev = strings.TrimPrefix(strings.TrimSpace(dev), "&")
-	base := dev
-	if i := strings.IndexAny(base, ".-["); i >= 0 {
-		base = base[:i]
+	k := devKey(dev)
+	if b.children[k] {
+		return true
 	}
-	return b.children[strings.TrimSpace(base)]
+	for _, suf := range []string{"->dev", ".dev"} {
+		if p, ok := strings.CutSuffix(k, suf); ok && b.children[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// devKey returns a device expression as written, without its "&".
+func devKey(dev string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(dev), "&"), " ", "")
+}
+
+// isOther reports whether a device expression names a device that is
+// neither the driver's nor one it created: an ASoC card's
+// ("card->dev", "rtd->card->snd_card->dev"), set up by the card's own
+// driver.
+func (b *body) isOther(dev string) bool {
+	return mentionsCard(dev) || b.others[base(dev)]
+}
+
+// base returns the variable a device expression starts from: "child"
+// for "&child->dev".
+func base(dev string) string {
+	dev = strings.TrimPrefix(strings.TrimSpace(dev), "&")
+	if i := strings.IndexAny(dev, ".-[ "); i >= 0 {
+		dev = dev[:i]
+	}
+	return strings.TrimSpace(dev)
+}
+
+// mentionsCard reports whether an expression reads a sound card member.
+func mentionsCard(e string) bool {
+	for _, id := range identifiers(e) {
+		if id == "card" || id == "snd_card" {
+			return true
+		}
+	}
+	return false
 }
 
 // alts splits a mask argument toks[a..z] into its alternatives.
@@ -445,11 +538,33 @@ func (b *body) alts(a, z int) []alt {
 		z--
 	}
 	if inner == z && l.toks[inner].k == tIdent {
-		if rhs := b.assigns[l.toks[inner].s]; len(rhs) > 0 {
-			e.traced = strings.Join(rhs, " | ")
+		name := l.toks[inner].s
+		if rhs := b.assigns[name]; len(rhs) > 0 {
+			e.traced = strings.Join(rhs, " or ")
+			e.values = rhs
+			e.inBits = inner != a
+			e.name = strings.Clone(name)
+			e.local = b.local(name)
 		}
 	}
 	return []alt{e}
+}
+
+// local reports whether a variable's assignments are all its values:
+// it is not a parameter, and its address is never taken (passed to
+// of_property_read_u32(np, "...", &bits), say).
+func (b *body) local(name string) bool {
+	l := b.l
+	pe := l.match(b.params)
+	for i := b.params; i < b.end; i++ {
+		if l.toks[i].k != tIdent || l.toks[i].s != name {
+			continue
+		}
+		if i < pe || l.is(i-1, "&") && !l.is(i+1, ".") && !l.is(i+1, "->") && !l.is(i+1, "[") {
+			return false
+		}
+	}
+	return true
 }
 
 func joinCond(a, b string) string {
@@ -485,10 +600,40 @@ func (b *body) irq(k int, cond string) {
 		e.irqKind = "dev_name"
 	case formatOf(l, a, z+1) != "":
 		e.irqKind, e.arg = "format", formatOf(l, a, z+1)
-	case b.formats[strings.TrimPrefix(text, "&")] != "":
-		e.irqKind, e.arg = "format", b.formats[strings.TrimPrefix(text, "&")]
+	case b.format(strings.TrimPrefix(text, "&"), k) != "":
+		e.irqKind, e.arg = "format", b.format(strings.TrimPrefix(text, "&"), k)
 	case strings.HasSuffix(text, "->name") && b.netdevs[strings.TrimSuffix(text, "->name")]:
 		e.irqKind = "netdev"
 	}
 	b.add(e)
+}
+
+// macroCase reports whether an identifier is spelled like a macro or
+// an enumerator (FOO_BAR), which names no function or variable: such
+// references are not recorded.
+func macroCase(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// formatAt is a format string printed into a buffer at a token index.
+type formatAt struct {
+	at int
+	f  string
+}
+
+// format returns the format last printed into buf before token k, ""
+// when none is.
+func (b *body) format(buf string, k int) string {
+	f := ""
+	for _, x := range b.formats[buf] {
+		if x.at < k {
+			f = x.f
+		}
+	}
+	return f
 }

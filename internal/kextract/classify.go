@@ -12,8 +12,9 @@ import (
 // rules, in order (docs/kernel-facts.md):
 //   - a call the extractor cannot follow that can reach a mask set
 //     (an ambiguous global, a chain deeper than maxDepth): unknown;
-//   - no mask set on the device itself: children when masks are set on
-//     devices it creates, none otherwise;
+//   - no mask set on the device itself: children when the driver's own
+//     code (or the fsl-mc bus) sets constant masks on devices it
+//     creates, none otherwise;
 //   - every streaming-mask width a constant: fixed when one width is
 //     set unconditionally, choice otherwise (a width set only under a
 //     condition leaves the OF default of 32 bits when it fails);
@@ -25,8 +26,14 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 	for _, s := range w.sets {
 		if s.child {
 			// A child given its parent's masks (mfd_add_device(),
-			// drivers/mfd/mfd-core.c) is no width of the driver's.
-			if s.ms.Width > 0 {
+			// drivers/mfd/mfd-core.c) is no width of the driver's, nor
+			// is a device a subsystem creates for it (an nvmem layout,
+			// drivers/nvmem/layouts.c): only the driver's own code
+			// and the fsl-mc bus's count. A DPAA2 object driver that
+			// scans for its endpoint (fsl_mc_get_endpoint()) adds
+			// objects through the bus, which sets their masks: that
+			// is the bus's doing, not the driver's.
+			if s.ms.Width > 0 && (s.ms.Site.File == file || fslMC(file) && slices.Contains(s.ms.Via, "fsl_mc_device_add")) {
 				kids = append(kids, s)
 			}
 		} else {
@@ -198,3 +205,7 @@ func (ix *index) memberOf(data, file, member string, depth int) (string, string)
 	}
 	return "", ""
 }
+
+// fslMC reports whether a file is the fsl-mc bus's own
+// (drivers/bus/fsl-mc/: the MC platform driver and the DPRC driver).
+func fslMC(file string) bool { return strings.HasPrefix(file, "drivers/bus/fsl-mc/") }

@@ -225,6 +225,7 @@ func (ix *index) driver(v *variable) (kernel.Driver, bool) {
 			}
 		}
 	}
+	w.run()
 	d.DMA = ix.classify(w, entries, v.file)
 	d.IRQs = w.irqs
 	d.Affinity = w.affinity
@@ -232,6 +233,9 @@ func (ix *index) driver(v *variable) (kernel.Driver, bool) {
 		d.Netdev = &kernel.Netdev{SetChannels: w.setCh, XPS: w.xps}
 	}
 	d.Bridge = w.bridge
+	if d.Bridge == "fsl-mc" && !fslMC(v.file) {
+		d.Bridge = "" // an object driver adding its endpoint through the bus
+	}
 	return d, true
 }
 

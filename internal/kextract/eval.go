@@ -139,7 +139,7 @@ func fieldOf(a alt) (string, bool) {
 	if m := reBitMsk.FindStringSubmatch(e); m != nil {
 		e, inBits = strip(m[1]), true
 	}
-	if reIdent.MatchString(e) && a.traced != "" && !strings.Contains(a.traced, "|") {
+	if reIdent.MatchString(e) && len(a.values) == 1 {
 		e = strip(a.traced)
 	}
 	if m := reMember.FindStringSubmatch(e); m != nil {

@@ -17,7 +17,7 @@ import (
 // Version is the version of the extraction rules, recorded in each
 // catalogue's Source.Extractor: bump it when a rule changes what the
 // extractor writes.
-const Version = 1
+const Version = 4
 
 // maxHeader is the size above which a header is not read: the generated
 // register maps of some GPUs (hundreds of megabytes) define no function
@@ -104,6 +104,7 @@ func parseAll(paths []string, read func(string) (string, error)) ([]*file, error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []token
 			for {
 				next.Lock()
 				k := i
@@ -117,7 +118,9 @@ func parseAll(paths []string, read func(string) (string, error)) ([]*file, error
 					errs[k] = err
 					continue
 				}
-				files[k] = parseFile(paths[k], lex(src))
+				l := lexInto(src, buf)
+				files[k] = parseFile(paths[k], l)
+				buf = l.toks
 			}
 		}()
 	}

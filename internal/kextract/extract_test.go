@@ -1,6 +1,7 @@
 package kextract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -110,6 +111,29 @@ static int foo_dma(struct device *dev)
 		want: kernel.DMA{Kind: kernel.DMARuntime, Reason: "the width is computed at probe: DMA_BIT_MASK(readl(base) & 0x3f)",
 			Sets: []kernel.MaskSet{{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(readl(base) & 0x3f)", Site: site(f, 5, "foo_probe")}}},
 	}, {
+		// A local assigned only constants: each is a width.
+		name: "local constants",
+		files: map[string]string{f: driverC("v,foo", "", `	int bits = 32;
+
+	if (readl(base) & CAP_36)
+		bits = 36;
+	dma_set_mask(dev, DMA_BIT_MASK(bits));`)},
+		want: kernel.DMA{Kind: kernel.DMAChoice, Widths: []int{32, 36},
+			Reason: "32 if bits = 32; 36 if bits = 36",
+			Sets: []kernel.MaskSet{
+				{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(bits)", Width: 32, Cond: "bits = 32", Site: site(f, 9, "foo_probe")},
+				{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(bits)", Width: 36, Cond: "bits = 36", Site: site(f, 9, "foo_probe")},
+			}},
+	}, {
+		// A local whose address is passed may hold anything.
+		name: "local read from DT",
+		files: map[string]string{f: driverC("v,foo", "", `	u32 bits = 32;
+
+	of_property_read_u32(dev->of_node, "vendor,addr-width", &bits);
+	dma_set_mask(dev, DMA_BIT_MASK(bits));`)},
+		want: kernel.DMA{Kind: kernel.DMARuntime, Reason: "the width is computed at probe: DMA_BIT_MASK(bits) where bits = 32",
+			Sets: []kernel.MaskSet{{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(bits)", Site: site(f, 8, "foo_probe")}}},
+	}, {
 		// A global defined twice, one of which sets a mask.
 		name: "unknown",
 		files: map[string]string{
@@ -143,6 +167,48 @@ static const struct foo_ops foo_ops = {
 		want: kernel.DMA{Kind: kernel.DMAChildren, Widths: nil,
 			Reason: "the masks are set on the devices the driver creates, not on its own",
 			Sets:   []kernel.MaskSet{{Call: "coherent_dma_mask =", Arg: "DMA_BIT_MASK(32)", Width: 32, Site: site(f, 6, "foo_probe")}}},
+	}, {
+		// A helper whose every return is a constant mask.
+		name: "helper",
+		files: map[string]string{
+			f: driverC("v,foo", "", `	dma_set_mask_and_coherent(dev, foo_dma_mask(dev));`),
+			"drivers/x/foo.h": `static inline u64 foo_dma_mask(struct device *dev)
+{
+	if (foo_wide)
+		return DMA_BIT_MASK(49);
+	return DMA_BIT_MASK(36);
+}
+`},
+		want: kernel.DMA{Kind: kernel.DMAChoice, Widths: []int{36, 49},
+			Reason: "49 if foo_dma_mask(dev) returns DMA_BIT_MASK(49) if foo_wide; 36 if foo_dma_mask(dev) returns DMA_BIT_MASK(36)",
+			Sets: []kernel.MaskSet{{
+				Call: "dma_set_mask_and_coherent", Arg: "foo_dma_mask(dev)", Width: 49,
+				Cond: "foo_dma_mask(dev) returns DMA_BIT_MASK(49) if foo_wide", Site: site(f, 5, "foo_probe"),
+			}, {
+				Call: "dma_set_mask_and_coherent", Arg: "foo_dma_mask(dev)", Width: 36,
+				Cond: "foo_dma_mask(dev) returns DMA_BIT_MASK(36)", Site: site(f, 5, "foo_probe"),
+			}}},
+	}, {
+		// An ASoC component's .pcm_new sets the card's masks, not its
+		// device's; a struct device it sets up itself is a child, given
+		// its parent's masks here.
+		name: "other devices",
+		files: map[string]string{f: driverC("v,foo", `
+static int foo_pcm_new(struct snd_soc_pcm_runtime *rtd)
+{
+	struct snd_card *card = rtd->card->snd_card;
+
+	return dma_coerce_mask_and_coherent(card->dev, DMA_BIT_MASK(32));
+}
+
+static const struct snd_soc_component_driver foo_component = {
+	.pcm_construct = foo_pcm_new,
+};`, `	struct device *sub = &priv->sub;
+
+	device_initialize(sub);
+	sub->coherent_dma_mask = dev->coherent_dma_mask;
+	devm_snd_soc_register_component(dev, &foo_component, NULL, 0);`)},
+		want: kernel.DMA{Kind: kernel.DMANone},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := only(t, tc.files)
@@ -203,6 +269,9 @@ func TestIRQs(t *testing.T) {
 	request_irq(3, foo_isr, 0, ndev->name, ndev);
 	devm_request_threaded_irq(dev, 4, NULL, foo_isr, 0, name, priv);
 	request_irq(5, foo_isr, 0, priv->label, priv);
+	sprintf(priv->buf, "%s:mac", dev_name(dev));
+	request_irq(6, foo_isr, 0, priv->buf, priv);
+	sprintf(priv->buf, "%s:wol", dev_name(dev));
 	irq_set_affinity_hint(5, cpumask_of(0));`)
 	d := only(t, map[string]string{f: src})
 	want := []kernel.IRQ{
@@ -211,11 +280,12 @@ func TestIRQs(t *testing.T) {
 		{Name: "ndev->name", Kind: "netdev", Site: site(f, 9, "foo_probe")},
 		{Name: "%s-tx", Kind: "format", Site: site(f, 10, "foo_probe")},
 		{Name: "priv->label", Kind: "unknown", Site: site(f, 11, "foo_probe")},
+		{Name: "%s:mac", Kind: "format", Site: site(f, 13, "foo_probe")},
 	}
 	if diff := cmp.Diff(want, d.IRQs); diff != "" {
 		t.Errorf("IRQs (-want +got):\n%s", diff)
 	}
-	if !cmp.Equal(d.Affinity, []kernel.Site{site(f, 12, "foo_probe")}) {
+	if !cmp.Equal(d.Affinity, []kernel.Site{site(f, 15, "foo_probe")}) {
 		t.Errorf("affinity = %v", d.Affinity)
 	}
 	if d.Netdev == nil {
@@ -272,5 +342,21 @@ func TestLex(t *testing.T) {
 	}
 	if l.defines["W"] != "40" {
 		t.Errorf("defines = %v", l.defines)
+	}
+}
+
+// A function reached first down a long chain and then by a short one is
+// read at the short one's depth: the walk is breadth first.
+func TestShallowestChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("static int target(struct device *dev)\n{\n\treturn dma_set_mask(dev, DMA_BIT_MASK(44));\n}\n")
+	b.WriteString("static int a11(struct device *dev) { return target(dev); }\n")
+	for i := 10; i >= 1; i-- {
+		fmt.Fprintf(&b, "static int a%d(struct device *dev) { return a%d(dev); }\n", i, i+1)
+	}
+	b.WriteString("static int short_path(struct device *dev) { return target(dev); }\n")
+	d := only(t, map[string]string{f: driverC("v,foo", b.String(), "\ta1(dev);\n\tshort_path(dev);")})
+	if d.DMA.Kind != kernel.DMAFixed || len(d.DMA.Sets) != 1 || !cmp.Equal(d.DMA.Sets[0].Via, []string{"short_path", "target"}) {
+		t.Errorf("DMA = %+v, want fixed 44 through short_path", d.DMA)
 	}
 }

@@ -24,6 +24,14 @@ type function struct {
 	line   int
 	static bool
 	events []event
+	// returns are the function's return statements, kept when one
+	// returns a DMA_BIT_MASK(): a helper that computes a mask.
+	returns []ret
+}
+
+// ret is one return statement: its expression and its conditions.
+type ret struct {
+	expr, cond string
 }
 
 // variable is a file-scope variable with an initializer.
@@ -158,6 +166,13 @@ func parseFunc(l *lexed, path string, stmt, open, end int) *function {
 	b := &body{l: l, fn: fn, params: p}
 	b.scanLocals(p, end)
 	b.block(open+1, end, "")
+	keep := false
+	for _, r := range b.returns {
+		keep = keep || strings.Contains(r.expr, "DMA_BIT_MASK")
+	}
+	if keep {
+		fn.returns = b.returns
+	}
 	return fn
 }
 
@@ -311,5 +326,5 @@ var keyword = map[string]bool{
 	"likely": true, "unlikely": true, "static_assert": true, "_Static_assert": true, "BUILD_BUG_ON": true,
 	"container_of": true, "ARRAY_SIZE": true, "IS_ENABLED": true, "IS_ERR": true, "PTR_ERR": true,
 	"ERR_PTR": true, "WARN_ON": true, "dev_err": true, "dev_warn": true, "dev_info": true, "dev_dbg": true,
-	"pr_err": true, "pr_info": true, "pr_warn": true, "pr_debug": true, "dev_err_probe": true,
+	"DMA_BIT_MASK": true, "pr_err": true, "pr_info": true, "pr_warn": true, "pr_debug": true, "dev_err_probe": true,
 }

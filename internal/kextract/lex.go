@@ -48,8 +48,13 @@ type lexed struct {
 // #if/#elif/#else/#endif group only the first branch is kept (the
 // branch of "#if 0" is skipped), so that braces stay balanced where the
 // branches each open one.
-func lex(src string) *lexed {
-	l := &lexed{src: src, defines: map[string]string{}}
+func lex(src string) *lexed { return lexInto(src, nil) }
+
+// lexInto is lex appending the tokens to buf[:0], a slice a previous
+// file no longer needs: the tokens of the whole tree are never held at
+// once.
+func lexInto(src string, buf []token) *lexed {
+	l := &lexed{src: src, defines: map[string]string{}, toks: buf[:0]}
 	line := int32(1)
 	n := len(src)
 	bol := true // at the beginning of a line, blanks aside

@@ -2,6 +2,7 @@ package kextract
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -169,6 +170,7 @@ type walk struct {
 	xps      []kernel.Site
 	setCh    *kernel.Site
 	netdev   bool
+	queue    []item
 }
 
 func newWalk(ix *index) *walk {
@@ -185,8 +187,42 @@ func joinConds(cs ...string) string {
 	return strings.Join(out, " && ")
 }
 
-// visit walks fn, reached through via under cond.
+// item is a function or an initializer the walk has yet to read.
+type item struct {
+	fn    *function
+	v     *variable
+	via   []string
+	cond  string
+	depth int
+	child bool
+}
+
+// visit queues fn, reached through via under cond.
 func (w *walk) visit(fn *function, via []string, cond string, depth int, child bool) {
+	w.queue = append(w.queue, item{fn: fn, via: via, cond: cond, depth: depth, child: child})
+}
+
+// visitVar queues the initializer v.
+func (w *walk) visitVar(v *variable, via []string, cond string, depth int, child bool) {
+	w.queue = append(w.queue, item{v: v, via: via, cond: cond, depth: depth, child: child})
+}
+
+// run reads the queue breadth first: each function is read at the
+// shallowest depth it is reached, through the shortest chain.
+func (w *walk) run() {
+	for i := 0; i < len(w.queue); i++ {
+		it := w.queue[i]
+		if it.fn != nil {
+			w.readFunc(it.fn, it.via, it.cond, it.depth, it.child)
+		} else {
+			w.readVar(it.v, it.via, it.cond, it.depth, it.child)
+		}
+	}
+	w.queue = nil
+}
+
+// readFunc walks fn, reached through via under cond.
+func (w *walk) readFunc(fn *function, via []string, cond string, depth int, child bool) {
 	if w.seen[fn] || core(fn.file) {
 		return
 	}
@@ -196,11 +232,17 @@ func (w *walk) visit(fn *function, via []string, cond string, depth int, child b
 		c := joinConds(cond, e.cond)
 		switch e.k {
 		case evMask:
-			for _, a := range e.alts {
+			if e.other {
+				continue
+			}
+			for _, a := range w.ix.expand(e.alts, fn.file) {
 				ms := kernel.MaskSet{Call: e.name, Arg: a.expr, Width: w.ix.width(a.expr, fn.file, 0),
 					Cond: joinConds(c, a.cond), Site: site(e.line), Via: slices.Clone(via)}
+				if a.width > 0 {
+					ms.Width = a.width
+				}
 				w.sets = append(w.sets, set{ms: ms, child: child || e.child,
-					coh: e.name == "dma_set_coherent_mask" || e.name == "coherent_dma_mask =", traced: a, always: c == ""})
+					coh: e.name == "dma_set_coherent_mask" || e.name == "coherent_dma_mask =", traced: a.alt, always: c == ""})
 			}
 		case evIRQ:
 			if !child {
@@ -223,9 +265,6 @@ func (w *walk) visit(fn *function, via []string, cond string, depth int, child b
 			}
 			if b := bridges[e.name]; b != "" && !child {
 				w.bridge = b
-				if b == "pci-host" {
-					continue
-				}
 			}
 			w.call(fn, e.name, via, c, depth, child || e.name == "fsl_mc_device_add", false)
 		case evRef:
@@ -270,7 +309,7 @@ func (w *walk) call(fn *function, name string, via []string, cond string, depth 
 		return
 	}
 	if depth >= maxDepth {
-		if !child && w.ix.reachesMask(c) {
+		if !child && w.reachesUnseen(c) {
 			w.unknown = append(w.unknown, fmt.Sprintf("the call chain to %s() (from %s() in %s) is deeper than %d calls and can reach a DMA mask set",
 				name, fn.name, fn.file, maxDepth))
 		}
@@ -290,9 +329,9 @@ func firstN(s []string, n int) []string {
 	return s
 }
 
-// visitVar follows the function names and variables an initializer
+// readVar follows the function names and variables an initializer
 // reached from the probe uses as values: the callbacks it registers.
-func (w *walk) visitVar(v *variable, via []string, cond string, depth int, child bool) {
+func (w *walk) readVar(v *variable, via []string, cond string, depth int, child bool) {
 	if w.seenVar[v] || core(v.file) || depth > maxDepth {
 		return
 	}
@@ -321,4 +360,100 @@ func (w *walk) visitVar(v *variable, via []string, cond string, depth int, child
 			w.visit(fn[0], append(slices.Clone(via), "&"+r.name), cond, depth+1, child)
 		}
 	}
+}
+
+// walt is an alternative of a mask argument as the walk sees it: a call
+// of a helper that returns masks is one alternative per return.
+type walt struct {
+	alt
+	width int // the helper's return width, 0 when not a helper's
+}
+
+var reCall = regexp.MustCompile(`^([A-Za-z_]\w*)\s*\(.*\)$`)
+
+// expand replaces an alternative that calls a helper whose every
+// return is a constant mask (caam_get_dma_mask(), drivers/crypto/caam/
+// intern.h) by one alternative per return, conditioned on it.
+func (ix *index) expand(alts []alt, file string) []walt {
+	var out []walt
+	for _, a := range alts {
+		m := reCall.FindStringSubmatch(strip(a.expr))
+		if a.local && len(a.values) > 0 {
+			// A local assigned only constants: one alternative per
+			// value.
+			var rs []walt
+			for _, v := range a.values {
+				w := ix.width(v, file, 0)
+				if a.inBits {
+					if w = ix.intval(v, file, 0); w > 64 {
+						w = 0
+					}
+				}
+				if w <= 0 {
+					rs = nil
+					break
+				}
+				rs = append(rs, walt{alt: alt{expr: a.expr, cond: joinCond(a.cond, a.name+" = "+v)}, width: w})
+			}
+			if rs != nil {
+				out = append(out, rs...)
+				continue
+			}
+		}
+		var fns []*function
+		if m != nil && m[1] != "DMA_BIT_MASK" {
+			fns = ix.resolve(m[1], file)
+		}
+		if len(fns) != 1 || len(fns[0].returns) == 0 {
+			out = append(out, walt{alt: a})
+			continue
+		}
+		var rs []walt
+		for _, r := range fns[0].returns {
+			w := ix.width(r.expr, fns[0].file, 0)
+			if w == 0 {
+				rs = nil
+				break
+			}
+			c := strip(a.expr) + " returns " + r.expr
+			if r.cond != "" {
+				c += " if " + r.cond
+			}
+			rs = append(rs, walt{alt: alt{expr: a.expr, cond: joinCond(a.cond, c)}, width: w})
+		}
+		if rs == nil {
+			out = append(out, walt{alt: a})
+			continue
+		}
+		out = append(out, rs...)
+	}
+	return out
+}
+
+// reachesUnseen reports whether a mask set is reachable from fn in a
+// function the walk has not read: past the depth bound, what the walk
+// already read (every shallower function, breadth first) is no loss.
+func (w *walk) reachesUnseen(fn *function) bool {
+	seen := map[*function]bool{}
+	var dfs func(f *function) bool
+	dfs = func(f *function) bool {
+		if seen[f] || w.seen[f] || core(f.file) {
+			return false
+		}
+		seen[f] = true
+		for _, e := range f.events {
+			switch e.k {
+			case evMask:
+				return true
+			case evCall, evRef:
+				for _, c := range w.ix.resolve(e.name, f.file) {
+					if dfs(c) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return dfs(fn)
 }
