@@ -20,9 +20,14 @@ command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
 command -v gcc >/dev/null && command -v cpp >/dev/null || need+=(gcc cpp)
 command -v chromium >/dev/null || need+=(chromium fonts-dejavu-core)
 # The kernel sources the driver-facts catalogues are regenerated from
-# (internal/kextract's TestCataloguesRegenerate, docs/kernel-facts.md).
+# (internal/kextract's TestCataloguesRegenerate, docs/kernel-facts.md):
+# the version each catalogue records, while Debian's archive still has
+# it; else the current one, and the test then names both sources.
+sources=()
 for s in 6.1 6.12; do
-	[ -f "/usr/src/linux-source-$s.tar.xz" ] || need+=("linux-source-$s")
+	[ -f "/usr/src/linux-source-$s.tar.xz" ] && continue
+	v=$(gzip -dc "compiler/kernel/data/linux-$s.json.gz" | sed -n 's/^ *"package": "linux-source-[0-9.]* \(.*\)",$/\1/p')
+	sources+=("linux-source-$s${v:+=$v}")
 done
 if [ ${#need[@]} -gt 0 ]; then
 	sudo=""
@@ -30,6 +35,16 @@ if [ ${#need[@]} -gt 0 ]; then
 	echo "installing: ${need[*]}" >&2
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if [ ${#sources[@]} -gt 0 ]; then
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	[ ${#need[@]} -gt 0 ] || $sudo apt-get update -qq
+	for p in "${sources[@]}"; do
+		echo "installing: $p" >&2
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$p" >/dev/null ||
+			DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${p%%=*}" >/dev/null
+	done
 fi
 
 export BOARDC_REQUIRE_TOOLS=1
