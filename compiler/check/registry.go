@@ -55,5 +55,9 @@ func All() []*Check {
 		DPMACLink,
 		DPNIID,
 		NetdevIndistinct,
+		DriverDMAWidth,
+		DriverSets,
+		DriverWidthsSet,
+		DriverIRQName,
 	})
 }

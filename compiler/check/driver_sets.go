@@ -1,0 +1,103 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+
+	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/kernel"
+)
+
+// DriverSets finds a master whose driverSets disagrees with what its
+// driver does with the DMA masks.
+var DriverSets = &Check{
+	NeedsKernel: true,
+	Needs:       FactMasters,
+	Code: diag.Code{ID: "BC0702", Name: "driver-sets", Severity: diag.Warning,
+		Doc: "The master's driverSets disagrees with the driver-facts catalogue of the board's kernel. A master " +
+			"with driverSets whose driver sets no mask gets no DMA capabilities from boardc and keeps the OF " +
+			"default of 32 bits (of_platform_device_create_pdata(), drivers/of/platform.c), whatever its dma " +
+			"says; a master without driverSets whose driver sets its masks gets boardc's capabilities, which " +
+			"the driver's own call overrides at probe, and the runtime verifier expects the described width " +
+			"where the driver's is. children must match a driver that sets the masks of the devices it " +
+			"creates (the fsl-mc bus) and only such a driver. Each finding names the catalogue's fact: " +
+			"kernel series, file:line and function. PCI host bridges, whose endpoints do the DMA, may carry " +
+			"driverSets to say so."},
+	Run: func(p *Pass) {
+		for _, m := range p.Board.SoC.Masters {
+			d, matched := driverOf(p, m)
+			if d == nil || !d.DMA.Kind.Known() {
+				continue
+			}
+			ds, k := m.DriverSets, d.DMA.Kind
+			note := driverNote(p.Kernel, d, matched)
+			switch {
+			case ds != nil && k == kernel.DMANone && d.Bridge == "":
+				p.Report(m.Ref(), ds.Pos, fmt.Sprintf(
+					"master %s says its driver sets its DMA masks, but %s sets none (kernel %s, %s): it keeps the 32-bit OF default and boardc writes no DMA capabilities for it",
+					m.Key, d.Name, p.Kernel.Series, d.Probe), note)
+			case ds == nil && setsMasks(k):
+				where := d.Probe.String()
+				if len(d.DMA.Sets) > 0 {
+					where = SetText(d.DMA.Sets[0])
+				}
+				p.Report(m.Ref(), m.Pos, fmt.Sprintf(
+					"master %s has no driverSets, but its driver %s sets its DMA masks (kernel %s, %s): boardc's DMA capabilities for it are overridden at probe",
+					m.Key, d.Name, p.Kernel.Series, where), append([]diag.Note{note}, setNotes(p.Kernel, d)...)...)
+			case ds != nil && k == kernel.DMAChildren && !ds.Children:
+				p.Report(m.Ref(), ds.Pos, fmt.Sprintf(
+					"master %s's driver %s sets the DMA masks of the devices it creates below its own, not its own (kernel %s, %s): say children: true",
+					m.Key, d.Name, p.Kernel.Series, d.Probe), append([]diag.Note{note}, setNotes(p.Kernel, d)...)...)
+			case ds != nil && ds.Children && k != kernel.DMAChildren:
+				p.Report(m.Ref(), ds.ChildrenPos.Or(ds.Pos), fmt.Sprintf(
+					"master %s says its driver sets the masks of devices below its own (children), but %s sets %s (kernel %s, %s)",
+					m.Key, d.Name, kindText(k), p.Kernel.Series, d.Probe), note)
+			}
+		}
+	},
+}
+
+// DriverWidthsSet finds a master whose driverSets.widths are not the
+// widths its driver chooses among.
+var DriverWidthsSet = &Check{
+	NeedsKernel: true,
+	Needs:       FactMasters,
+	Code: diag.Code{ID: "BC0703", Name: "driver-widths", Severity: diag.Warning,
+		Doc: "The master's driverSets.widths are not the streaming-mask widths its driver can set, as the " +
+			"driver-facts catalogue of the board's kernel reads them from the driver's dma_set_mask*() calls. " +
+			"The runtime verifier accepts exactly the widths stated: one the driver cannot set is never " +
+			"found, and a width the driver sets but the description leaves out is reported as a mismatch " +
+			"on a board where the driver picks it. Only drivers whose widths the catalogue knows (fixed, a " +
+			"choice, per compatible) are checked; the message names the calls."},
+	Run: func(p *Pass) {
+		for _, m := range p.Board.SoC.Masters {
+			ds := m.DriverSets
+			if ds == nil || !ds.WidthsPos.IsValid() {
+				continue
+			}
+			d, matched := driverOf(p, m)
+			if d == nil || d.DMA.Kind == kernel.DMANone {
+				continue
+			}
+			ws := DriverWidths(d, matched)
+			if len(ws) == 0 || slices.Equal(ws, ds.Widths) {
+				continue
+			}
+			p.Report(m.Ref(), ds.WidthsPos, fmt.Sprintf(
+				"master %s's driverSets.widths are %s, but its driver %s sets %s (kernel %s, %s)",
+				m.Key, widthsText(ds.Widths), d.Name, widthsText(ws), p.Kernel.Series, d.Probe),
+				append([]diag.Note{driverNote(p.Kernel, d, matched)}, setNotes(p.Kernel, d)...)...)
+		}
+	},
+}
+
+// kindText says what a driver of kind k does with the masks.
+func kindText(k kernel.DMAKind) string {
+	switch k {
+	case kernel.DMANone:
+		return "no mask"
+	case kernel.DMARuntime:
+		return "its own device's masks, to a width it computes at probe"
+	}
+	return "its own device's masks"
+}
