@@ -180,4 +180,25 @@ func TestKernelVet(t *testing.T) {
 	if diff := cmp.Diff(string(want), got.String()); diff != "" {
 		t.Errorf("vet on the draft (-want +got):\n%s", diff)
 	}
+	// With 32 bits where the catalogue gives no width, as a default
+	// (the corpus's filler), the draft builds and the driver checks
+	// find nothing.
+	write(t, filepath.Join(mod, "kb", "fill.cue"), []byte("package kb\n\nsoc: masters: [_]: dma: streaming: *32 | int\n"))
+	r, err = boardc.Compile("kb", boardc.Options{Kernel: &cats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Reset()
+	_ = r.Diagnostics.WriteText(&got)
+	if r.Diagnostics.HasErrors() || strings.Contains(got.String(), "[BC07") || r.Board == nil {
+		t.Fatalf("the filled draft:\n%s", got.String())
+	}
+	widths := map[string]int{}
+	for _, m := range r.Board.SoC.Masters {
+		widths[m.Key] = m.DMABits
+	}
+	if want := map[string]int{"crypto_90000": 64, "dma_controller_20000": 32, "ethernet_30000": 30, "fsl_mc_80000": 64,
+		"iommu_500000": 32, "mmc_10000": 32, "sata_a0000": 64, "usb_58000": 36}; !cmp.Equal(widths, want) {
+		t.Errorf("widths (-want +got):\n%s", cmp.Diff(want, widths))
+	}
 }
