@@ -47,6 +47,7 @@ func Fixed(cs ...*kernel.Catalog) Catalogs {
 	var out Catalogs
 	by := map[string]*kernel.Catalog{}
 	for _, c := range cs {
+		c.Lookup(nil) // index it now: checks of several boards share it
 		out.Series = append(out.Series, c.Series)
 		by[c.Series] = c
 		out.Default = c.Series
