@@ -71,8 +71,9 @@ type Options struct {
 	BaseTree func(*ir.Board) (*basetree.Tree, error)
 	// Kernel are the driver-facts catalogues a board is checked against:
 	// its kernel's, or Default's when it names none. nil: the catalogues
-	// boardc ships (check.Shipped). A kernel with none is a BC0700
-	// warning at its position, and the driver checks (BC07xx) do not run.
+	// boardc ships (check.Shipped); &check.Catalogs{}: none. A kernel
+	// with none is a BC0700 warning at its position, and the driver
+	// checks (BC07xx) do not run.
 	Kernel *check.Catalogs
 }
 

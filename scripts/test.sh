@@ -18,6 +18,11 @@ command -v unshare >/dev/null || need+=(util-linux)
 command -v make >/dev/null || need+=(make)
 command -v gcc >/dev/null && command -v cpp >/dev/null || need+=(gcc cpp)
 command -v chromium >/dev/null || need+=(chromium fonts-dejavu-core)
+# The kernel sources the driver-facts catalogues are regenerated from
+# (internal/kextract's TestCataloguesRegenerate, docs/kernel-facts.md).
+for s in 6.1 6.12; do
+	[ -f "/usr/src/linux-source-$s.tar.xz" ] || need+=("linux-source-$s")
+done
 if [ ${#need[@]} -gt 0 ]; then
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo

@@ -41,9 +41,15 @@ var DriverSets = &Check{
 				if len(d.DMA.Sets) > 0 {
 					where = SetText(d.DMA.Sets[0])
 				}
+				what := "its DMA masks"
+				then := "boardc's DMA capabilities for it are overridden at probe"
+				if k == kernel.DMAChildren {
+					what = "the DMA masks of the devices it creates below its own"
+					then = "say driverSets: {source: ..., children: true}"
+				}
 				p.Report(m.Ref(), m.Pos, fmt.Sprintf(
-					"master %s has no driverSets, but its driver %s sets its DMA masks (kernel %s, %s): boardc's DMA capabilities for it are overridden at probe",
-					m.Key, d.Name, p.Kernel.Series, where), append([]diag.Note{note}, setNotes(p.Kernel, d)...)...)
+					"master %s has no driverSets, but its driver %s sets %s (kernel %s, %s): %s",
+					m.Key, d.Name, what, p.Kernel.Series, where, then), append([]diag.Note{note}, setNotes(p.Kernel, d)...)...)
 			case ds != nil && k == kernel.DMAChildren && !ds.Children:
 				p.Report(m.Ref(), ds.Pos, fmt.Sprintf(
 					"master %s's driver %s sets the DMA masks of the devices it creates below its own, not its own (kernel %s, %s): say children: true",

@@ -115,6 +115,10 @@ func TestDriverChecks(t *testing.T) {
 			dma.Compatible, dma.DMABits, dma.DriverSets = []string{"v,kids"}, 64, ds("fsl_mc_device_add()")
 		}, []string{"board.cue:60:1: warning: master dma's driver fsl_mc sets the DMA masks of the devices it creates below its own, not its own " +
 			"(kernel 6.12, drivers/bus/fsl-mc/fsl-mc-bus.c:1000 fsl_mc_bus_probe()): say children: true [BC0702]"}},
+		{"children, no driverSets", func(eth, dma *ir.Master) {
+			dma.Compatible, dma.DMABits = []string{"v,kids"}, 64
+		}, []string{"board.cue:20:1: warning: master dma has no driverSets, but its driver fsl_mc sets the DMA masks of the devices it creates below its own " +
+			"(kernel 6.12, drivers/bus/fsl-mc/fsl-mc-bus.c:1000 fsl_mc_bus_probe()): say driverSets: {source: ..., children: true} [BC0702]"}},
 		{"pci host bridge with driverSets at 48", func(eth, dma *ir.Master) {
 			dma.Compatible, dma.DMABits, dma.DriverSets = []string{"v,pcie"}, 48, ds("endpoints")
 		}, nil},

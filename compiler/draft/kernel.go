@@ -157,7 +157,12 @@ func (g *gen) irqsFromCatalog(w *w, m *basetree.Node, d *kernel.Driver) {
 		w.p("irqs: {}")
 		return
 	}
-	w.p("irqs: {%s: %s}", label(irqKey(name)), w.q(name))
+	key := name
+	if q.Kind == "dev_name" {
+		// "<address>.<node name>": the key is the node's name.
+		key, _, _ = strings.Cut(m.Name, "@")
+	}
+	w.p("irqs: {%s: %s}", label(irqKey(key)), w.q(name))
 }
 
 // irqKey turns an IRQ name into a #Key.

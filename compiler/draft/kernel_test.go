@@ -121,7 +121,7 @@ func TestKernelGolden(t *testing.T) {
 		// fixed: the width, and the call as driverSets' source.
 		"dma: streaming: 64\n\t\t\tdriverSets: {\n\t\t\t\tsource: \"drivers/crypto/eip.c:820 eip_probe(): dma_set_mask_and_coherent(DMA_BIT_MASK(64))\"",
 		// dev_name through the bus's ranges: 0xd0000000 + 0x90000.
-		`irqs: {d0090000_crypto: "d0090000.crypto"}`,
+		`irqs: {crypto: "d0090000.crypto"}`,
 		// choice: the widest, and the widths.
 		"widths: [32, 64]",
 		// none: the OF default narrowed by the bus's dma-ranges.

@@ -103,3 +103,28 @@ func compareSeries(a, b string) int {
 	}
 	return an - bn
 }
+
+// Encode writes a catalogue as JSON, indented, map keys sorted: the same
+// catalogue always gives the same bytes.
+func Encode(w io.Writer, c *Catalog) error {
+	b, err := json.MarshalIndent(c, "", " ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// EncodeGzip writes a catalogue as Encode does, gzip-compressed with no
+// file name and no modification time in the header, so that the bytes
+// depend on the catalogue only.
+func EncodeGzip(w io.Writer, c *Catalog) error {
+	z, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if err := Encode(z, c); err != nil {
+		return err
+	}
+	return z.Close()
+}

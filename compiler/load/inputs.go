@@ -5,7 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"cuelang.org/go/cue/parser"
 )
 
 // MaxInput is the largest .cue file boardc reads, in bytes. The largest
@@ -37,10 +40,15 @@ func checkInput(path string) string {
 }
 
 // checkInputs checks, before CUE opens any of them, every .cue file CUE
-// may read to load the package in dir: those of dir, and those of the
-// CUE module holding it (root, "" for none), whose packages dir may
-// import, and its module file. It returns the first file that cannot be
-// an input and why.
+// reads to load the package in dir: those of dir and of its ancestors up
+// to the module root (root, "" for none), which may hold files of the same
+// package, then those of every package of the module they import, and the
+// module file. It returns the first file that cannot be an input and why.
+//
+// Only those directories are read, not the whole module: a module holding
+// a BSP of many boards is checked per board in the time of the board's
+// own files, not of all of them. The import clauses are read with CUE's
+// parser, from files that have passed the check.
 func checkInputs(root, dir string) (file, why string) {
 	check := func(path string) bool {
 		if why = checkInput(path); why != "" {
@@ -64,22 +72,60 @@ func checkInputs(root, dir string) (file, why string) {
 	if mf := filepath.Join(root, filepath.FromSlash(ModuleFile)); exists(mf) && !check(mf) {
 		return file, why
 	}
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // CUE reports what it cannot read
-		}
-		if d.IsDir() {
-			if path != root && skipDir(d.Name()) {
-				return filepath.SkipDir
+	module, _ := ModulePath(root) // without one, CUE resolves no import of the module
+	seen := map[string]bool{}
+	queue := []string{dir}
+	for len(queue) > 0 {
+		pkg := queue[0]
+		queue = queue[1:]
+		for d := pkg; ; d = filepath.Dir(d) {
+			if !seen[d] {
+				seen[d] = true
+				entries, _ := os.ReadDir(d) // CUE reports what it cannot read
+				for _, e := range entries {
+					if !isInput(e.Name()) {
+						continue
+					}
+					path := filepath.Join(d, e.Name())
+					if !check(path) {
+						return file, why
+					}
+					queue = append(queue, imported(path, root, module)...)
+				}
 			}
-			return nil
+			if d == root || filepath.Dir(d) == d || !strings.HasPrefix(d, root) {
+				break
+			}
 		}
-		if isInput(d.Name()) && !check(path) {
-			return filepath.SkipAll
-		}
+	}
+	return "", ""
+}
+
+// imported returns the directories, under the module root, of the
+// packages of the module (import path prefix module) that the CUE file
+// at path imports; none when it does not parse, which CUE then reports.
+func imported(path, root, module string) []string {
+	if module == "" {
 		return nil
-	})
-	return file, why
+	}
+	f, err := parser.ParseFile(path, nil, parser.ImportsOnly)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for spec := range f.ImportSpecs() {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		p, _, _ = strings.Cut(p, ":") // a package qualifier
+		rel, ok := strings.CutPrefix(p, module+"/")
+		if !ok || !filepath.IsLocal(filepath.FromSlash(rel)) {
+			continue
+		}
+		dirs = append(dirs, filepath.Join(root, filepath.FromSlash(rel)))
+	}
+	return dirs
 }
 
 // isInput reports whether CUE's loader reads a file of this name as part

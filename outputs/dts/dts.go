@@ -134,14 +134,26 @@ func plan(b *ir.Board) []*dtNode {
 		p.text = p.name + ";"
 		n := get(m.Node, "master "+m.Key, m.Ref())
 		if m.DeletesCoherent() {
-			// Before dma-noncoherent: an upstream dma-coherent would
-			// win over it (of_dma_is_coherent()).
-			n.props = append(n.props, prop{
+			// An upstream dma-coherent on the node would win over
+			// anything else (of_dma_is_coherent(), drivers/of/address.c,
+			// answers on the first of dma-coherent and dma-noncoherent
+			// it meets, from the node up).
+			del := prop{
 				name:   "dma-coherent",
 				text:   "/delete-property/ dma-coherent;",
 				why:    outputs.N("of_dma_is_coherent() answers on it first"),
 				origin: p.origin,
-			})
+			}
+			if flagAbove(m) == "" {
+				// With no dma-coherent above the node, the walk ends
+				// at dma_default_coherent, false on arm64: deleting is
+				// all it takes, and dma-noncoherent, which bindings
+				// such as virtio/mmio.yaml do not allow, is not written.
+				del.why = append(p.why, "; no dma-coherent above it: the non-coherent default of arm64 applies")
+				n.props = append(n.props, del)
+				continue
+			}
+			n.props = append(n.props, del)
 		}
 		n.props = append(n.props, p)
 	}
@@ -237,4 +249,17 @@ func node(p *outputs.Printer, n *dtNode, overlay bool) {
 		p.P(pr.origin.Named(pr.name), "\t", pr.text, pr.why)
 	}
 	p.P("};")
+}
+
+// flagAbove returns the node above master m that the fragment or the
+// upstream tree marks dma-coherent for a whole coherent bus (its FlagAt),
+// nearest first, or "" when none is: only then does a master that opts
+// out need dma-noncoherent to stop of_dma_is_coherent()'s walk up.
+func flagAbove(m *ir.Master) string {
+	for _, b := range m.BusPath() {
+		if c := b.Coherency; c.Coherent && c.Masters == ir.ScopeAll && c.FlagAt != "" {
+			return c.FlagAt
+		}
+	}
+	return ""
 }

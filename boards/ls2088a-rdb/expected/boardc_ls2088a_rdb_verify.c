@@ -91,17 +91,17 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 */
 	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, true },
 	/*
-	 * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
+	 * sata0: /soc/sata@3200000 (ahci-qoriq), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:154; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
-	{ "sata0", "/soc/sata@3200000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
+	{ "sata0", "/soc/sata@3200000", true, 64, 64, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
-	 * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
+	 * sata1: /soc/sata@3210000 (ahci-qoriq), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:154; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56
 	 */
-	{ "sata1", "/soc/sata@3210000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
+	{ "sata1", "/soc/sata@3210000", true, 64, 64, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:136; bus limit from the dma-ranges of soc,
@@ -109,17 +109,17 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 */
 	{ "smmu", "/soc/iommu@5000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
 	/*
-	 * usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
+	 * usb0: /soc/bus/usb@3100000 (dwc3), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:198; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
-	{ "usb0", "/soc/bus/usb@3100000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL, false },
+	{ "usb0", "/soc/bus/usb@3100000", false, 64, 64, 0xffffffffffULL, 0xffffffffffULL, false },
 	/*
-	 * usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
+	 * usb1: /soc/bus/usb@3110000 (dwc3), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:198; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68
 	 */
-	{ "usb1", "/soc/bus/usb@3110000", false, 40, 40, 0xffffffffffULL, 0xffffffffffULL, false },
+	{ "usb1", "/soc/bus/usb@3110000", false, 64, 64, 0xffffffffffULL, 0xffffffffffULL, false },
 	{ }
 };
 
@@ -230,7 +230,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np,
 /*
  * verify_dpio checks that every online CPU has a DPIO of its own
  * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:198. It returns 1 on a
+ * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:208. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */

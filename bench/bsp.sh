@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# bench/bsp.sh: a BSP, many boards on one SoC: every freescale/imx8mp-*
+# board of the upstream arm64 corpus (../shared/corpus, or
+# $BOARDC_SHARED/corpus) imported onto one SoC package, then built with
+# boardc in one call, against one board (imx8mp-evk) alone.
+#
+#   bench/bsp.sh                  # RUNS=5 rounds, medians of CPU time
+#   FAMILY=imx8mm RUNS=9 bench/bsp.sh
+#   BOARDC=/path/to/boardc bench/bsp.sh
+#
+# The first board (FAMILY-evk) is imported with its SoC; every other
+# board with --soc, as a vendor adds boards to an SoC package. Drafts are
+# filled as internal/conform fills them (32-bit DMA widths, 1 GiB of RAM
+# where a tree has none). Boards that do not compile (8 imx8mp-skov need
+# a dtc newer than 1.6.1) are left out. Timed with GNU time, CPU = user +
+# system, medians over the rounds; the load average is printed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${BOARDC_SHARED:-$root/../shared}
+tarball=$shared/corpus/linux-v7.1-dts-arm64.tar.gz
+family=${FAMILY:-imx8mp}
+runs=${RUNS:-5}
+[ -f "$tarball" ] || { echo "bench/bsp.sh: no $tarball (set BOARDC_SHARED)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench/bsp.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+boardc=${BOARDC:-}
+if [ -z "$boardc" ]; then
+	boardc=$work/boardc
+	(cd "$root" && go build -o "$boardc" ./cmd/boardc)
+fi
+
+mkdir -p "$work/src" "$work/dtb" "$work/mod"
+tar -xzf "$tarball" -C "$work/src"
+cd "$work/src"
+for dts in src/arm64/freescale/"$family"-*.dts; do
+	b=$(basename "$dts" .dts)
+	cpp -nostdinc -I src/arm64/freescale -I src/arm64 -I include -undef -D__DTS__ \
+		-x assembler-with-cpp "$dts" 2>/dev/null |
+		dtc -q -I dts -O dtb -@ -o "$work/dtb/$b.dtb" - 2>/dev/null || rm -f "$work/dtb/$b.dtb"
+done
+first=$work/dtb/$family-evk.dtb
+[ -f "$first" ] || { echo "bench/bsp.sh: no $family-evk board to import the SoC from" >&2; exit 2; }
+"$boardc" import -o "$work/mod" "$first" >/dev/null 2>&1
+soc=$(ls "$work/mod/soc")
+for d in "$work"/dtb/*.dtb; do
+	[ "$d" = "$first" ] || "$boardc" import -o "$work/mod" --soc "$soc" "$d" >/dev/null 2>&1 || true
+done
+boards=()
+for dir in "$work"/mod/"$family"-*/; do
+	pkg=$(sed -n 's/^package //p' "$dir/board.cue" | head -n 1)
+	{
+		printf '// corpus filler: 32-bit DMA widths; memory 1 GiB at 0 where the tree has none\npackage %s\n\nsoc: masters: [_]: dma: streaming: 32\n' "$pkg"
+		grep -q '^memory:' "$dir/board.cue" || echo 'memory: [{base: 0x0, size: 0x4000_0000}]'
+	} >"$dir/fill.cue"
+	"$boardc" vet "$dir" >/dev/null 2>&1 && boards+=("${dir%/}")
+done
+one=$work/mod/$family-evk
+echo "bsp: ${#boards[@]} $family boards that vet on SoC $soc; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for _ in $(seq "$runs"); do
+	rm -rf "$work/out1" "$work/outN"
+	/usr/bin/time -f '%U %S' -a -o "$work/one.time" "$boardc" build -o "$work/out1" "$one" >/dev/null 2>&1
+	/usr/bin/time -f '%U %S' -a -o "$work/all.time" "$boardc" build -o "$work/outN" "${boards[@]}" >/dev/null 2>&1
+done
+median() { awk '{ print $1 + $2 }' "$1" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+o=$(median "$work/one.time") a=$(median "$work/all.time")
+awk -v o="$o" -v a="$a" -v n="${#boards[@]}" 'BEGIN {
+	printf "one board: %.3f s CPU\nall %d in one call: %.3f s CPU, %.1f times one board, %.1f ms per added board\n", o, n, a, a / o, (a - o) * 1000 / (n - 1) }'
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
