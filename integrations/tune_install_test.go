@@ -16,7 +16,7 @@ import (
 type tuneFiles struct {
 	tune     bool // tune.sh, its boot unit and init scripts
 	sysctl   bool // sysctl.d/90-boardc-<board>.conf
-	iface    bool // the per-interface template unit and udev rule
+	iface    bool // the per-interface and per-master template unit and udev rule
 	policy   bool // the irqbalance drop-in and policy script
 	env      bool // irqbalance.env (isolated CPUs)
 	cmdline  bool // cmdline.txt (isolated CPUs), never installed
@@ -31,7 +31,7 @@ var tuneBoards = map[string]tuneFiles{
 	"ls2088a-rdb":     {tune: true, iface: true, policy: true},
 	"mirabox":         {}, // one CPU: nothing to tune
 	"qemu-virt":       {tune: true, sysctl: true, iface: true, policy: true},
-	"policy-isolated": {tune: true, policy: true, env: true, cmdline: true, testCase: "policy-isolated"},
+	"policy-isolated": {tune: true, iface: true, policy: true, env: true, cmdline: true, testCase: "policy-isolated"},
 }
 
 // tuneBoardDirs returns the board directories of tuneBoards, failing

@@ -209,9 +209,12 @@ func kernelStubs(t *testing.T) string {
 		"dma-mapping.h": "typedef unsigned long long u64;\nstruct device;\n" +
 			"#define DMA_BIT_MASK(n) (((n) == 64) ? ~0ULL : ((1ULL << (n)) - 1))\n" +
 			"int dma_set_mask(struct device *dev, u64 mask);\nint dma_set_coherent_mask(struct device *dev, u64 mask);\n",
+		"device.h":          "struct device_node;\nstruct device { struct device_node *of_node; };\n",
 		"errno.h":           "#define ENODEV 19\n",
 		"mod_devicetable.h": "struct of_device_id { char name[32]; char type[32]; char compatible[128]; const void *data; };\n",
-		"types.h":           "typedef unsigned char u8;\n",
+		"of.h": "struct device_node;\nstruct of_device_id;\n" +
+			"const struct of_device_id *of_match_node(const struct of_device_id *matches, const struct device_node *node);\n",
+		"types.h": "typedef unsigned char u8;\n#define NULL ((void *)0)\n#define __maybe_unused __attribute__((__unused__))\n",
 	}
 	if err := os.Mkdir(filepath.Join(dir, "linux"), 0o755); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ command -v jq >/dev/null || need+=(jq)
 command -v python3 >/dev/null || need+=(python3)
 command -v unshare >/dev/null || need+=(util-linux)
 command -v make >/dev/null || need+=(make)
+command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
 command -v gcc >/dev/null && command -v cpp >/dev/null || need+=(gcc cpp)
 command -v chromium >/dev/null || need+=(chromium fonts-dejavu-core)
 # The kernel sources the driver-facts catalogues are regenerated from
@@ -60,11 +61,14 @@ layout=cmd/boardc-layout
 go vet ./...
 go -C "$layout" vet ./...
 # The project's own shell scripts, the target test's guest side included.
-shellcheck .ci/run scripts/*.sh bench/*.sh
+shellcheck .ci/run scripts/*.sh scripts/target/arm64-headers.sh bench/*.sh
 shellcheck -x -s sh scripts/target/checks.sh scripts/target/checks/*.sh
 shellcheck -s sh scripts/target/init
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go run -C "$layout" honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+# Debian's arm64 headers of Linux 6.1 and 6.12, which outputs/c builds
+# the verifiers against (TestKbuildVerifierArm64).
+./scripts/target/arm64-headers.sh 6.1 6.12 >/dev/null
 go test -count=1 ./...
 go test -C "$layout" -count=1 ./...
 # The emitters run side by side: a large synthetic board, small ones and

@@ -36,7 +36,8 @@ var DPCONBudget = &Check{
 		need, uniform := 0, true
 		per := -1
 		for i := 0; i < d.DPNI; i++ {
-			ch := soc.DPNIChannels(i)
+			// Bounded by isolated CPUs as the layout bounds num_queues.
+			ch := min(len(cpus), p.Board.DPNIQueuesIsolated(i))
 			if per >= 0 && ch != per {
 				uniform = false
 			}

@@ -55,6 +55,8 @@ func All() []*Check {
 		DPMACLink,
 		DPNIID,
 		NetdevIndistinct,
+		DPAA2Isolated,
+		BootCPUIsolated,
 		DriverDMAWidth,
 		DriverSets,
 		DriverWidthsSet,

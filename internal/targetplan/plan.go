@@ -22,6 +22,11 @@
 //	limit KEY OWN PCI               the bus DMA limit of the master's device and of
 //	                                the PCI devices behind it (0x0: none), as
 //	                                printk's %#llx prints it
+//	widths KEY DMA COH BDMA BCOH    the mask widths the verifier accepts for the
+//	                                master's own device and for the devices
+//	                                below it (PCI devices, children), as it
+//	                                prints them: "32,64", or "any" (printed
+//	                                as information)
 //	dpio COUNT                      DPAA2 only: the DPIOs described
 //	irq NAME MODE CPUS              the IRQs named NAME, by ascending number:
 //	                                MODE one, the k-th is delivered to the

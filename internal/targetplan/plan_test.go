@@ -37,6 +37,14 @@ limit sdhci1 0x0 0x0
 limit usb2 0x0 0x0
 limit usb3 0x0 0x0
 limit xor 0x0 0x0
+widths crypto 64 64 any any
+widths eth0 32 32 any any
+widths pcie0 32 32 any any
+widths sata 32,64 32,64 any any
+widths sdhci1 32,64 32,64 any any
+widths usb2 32 32 any any
+widths usb3 32,64 32,64 any any
+widths xor 32 32 any any
 irq d0090000.crypto driver 0,1
 netdev eth0 node /soc/bus@d0000000/ethernet@30000
 rps eth0 0 3

@@ -17,7 +17,9 @@
 //     description has one per CPU (dpaa2_dpio_probe(),
 //     drivers/soc/fsl/dpio/dpio-driver.c, serves one online CPU per DPIO);
 //   - a DPNI per interface of the fsl-mc master, num_queues its rxQueues,
-//     one traffic class;
+//     one traffic class; with isolated CPUs, at most the CPUs below the
+//     lowest isolated one (ir.Board.DPAA2EthReach), where
+//     dpaa2_eth_setup_dpio() stops;
 //   - the described DPCON count, which check BC0306 holds to one per
 //     channel per DPNI (dpaa2_eth_setup_dpcon(),
 //     drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c), 2 priorities each
@@ -90,7 +92,7 @@ func Plan(b *ir.Board) *Layout {
 	devs := soc.DPNIDevs()
 	macs := map[int]bool{}
 	for i := 0; i < d.DPNI; i++ {
-		n := DPNI{ID: i, Queues: soc.DPNIQueues(i)}
+		n := DPNI{ID: i, Queues: b.DPNIQueuesIsolated(i)}
 		if i < len(devs) {
 			n.Dev = &devs[i]
 			if m := devs[i].DPMAC; m != 0 && !macs[m] {
@@ -100,7 +102,7 @@ func Plan(b *ir.Board) *Layout {
 			}
 		}
 		l.DPNIs = append(l.DPNIs, n)
-		l.Channels += soc.DPNIChannels(i)
+		l.Channels += min(len(soc.DPIOCPUs()), n.Queues)
 	}
 	sort.Ints(l.DPMACs)
 	l.DPMCPs = len(l.DPNIs) + len(l.DPMACs) + 1 + spareDPMCPs
@@ -199,6 +201,14 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 		outputs.T("DPNIs: the fsl-mc master's interfaces in name order, num_queues"),
 		outputs.T("their rxQueues (a queue per CPU with a DPIO where the master names"),
 		outputs.T("no interface), one traffic class."))
+	if pol := &b.Policy; len(pol.IsolatedCPUs) > 0 {
+		o := outputs.From(ir.RefIsolatedCPUs, pol.IsolatedPos)
+		comment(w, "\t\t",
+			outputs.T(o, fmt.Sprintf("num_queues at most %d, the CPUs below isolated ", b.DPAA2EthReach()), ir.CPUText(ir.SortedCPUs(pol.IsolatedCPUs)), " (", pol.IsolatedPos, "):"),
+			outputs.T("dpaa2_eth_setup_dpio() (dpaa2-eth.c) makes a channel on each online CPU in"),
+			outputs.T("ascending order until num_queues, and RSS spreads over the queues, so"),
+			outputs.T("none reaches an isolated CPU."))
+	}
 	for _, p := range l.DPNIs {
 		o := outputs.From(ir.RefDPAA2, d.DPNIPos).Named(fmt.Sprintf("dpni@%d", p.ID))
 		note := outputs.N("no interface described: a queue per CPU with a DPIO")

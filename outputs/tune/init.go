@@ -25,46 +25,40 @@ func boardDir(b *ir.Board) string { return InstallDir + "/" + b.Name }
 // tunePath is where the unit and the init files expect tune.sh.
 func tunePath(b *ir.Board) string { return boardDir(b) + "/" + ScriptFile }
 
-// templateUnit is the unit the udev rule starts for each network
-// interface: it tunes that interface's queues and places the IRQs of its
-// master, new ones after a driver reload, and is stopped with the device
-// (BindsTo=), so that the next appearance tunes it again.
+// templateUnit is the unit the udev rule starts for each of the board's
+// network interfaces that appears or is renamed, and for each master
+// whose driver binds: tune.sh --instance %I tunes that interface's queues
+// and places the IRQs of its master (new ones after a driver reload), or
+// places the IRQs of the master. The instance is an interface name, or
+// master:KEY (':' is in no interface name, net/core/dev.c
+// dev_valid_name()), escaped by systemd-escape as systemd.unit(5) wants
+// it ("br-lan" is br\x2dlan, which %I unescapes back). It binds to no
+// device unit and does not remain active after it ran, so every new
+// appearance starts it again.
 func templateUnit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Systemd)
-	header(p, b, "Per-interface runtime tuning service")
-	p.Comment("", "Started by "+udevRuleFile(b)+" for each network interface that appears,")
-	p.Comment("", "whatever its name: tune.sh finds the board's interfaces by hardware and")
-	p.Comment("", "leaves the others alone. It tunes the interface's queues and places the")
-	p.Comment("", "IRQs of the master that owns it, which a driver reload renumbers.")
+	header(p, b, "Per-interface and per-master runtime tuning service")
+	p.Comment("", "Install as "+SystemdUnitDir+"/"+TemplateUnitFile(b)+";")
+	p.Comment("", "local copies go to /etc/systemd/system. "+udevRuleFile(b)+" starts it for each of the board's")
+	p.Comment("", "interfaces that appears or is renamed, the instance its name as systemd-escape")
+	p.Comment("", "writes it, and as master:KEY for a master whose driver binds: it places the")
+	p.Comment("", "IRQs of the master, which a driver reload renumbers, and tunes the")
+	p.Comment("", "interface's queues. It waits on no device unit and ends when tune.sh does,")
+	p.Comment("", "so the next appearance runs it again.")
 	p.P()
 	p.P("[Unit]")
-	p.P("Description=", outputs.T("boardc runtime tuning of board "+b.Name+": interface "), "%I")
+	p.P("Description=", outputs.T("boardc runtime tuning of board "+b.Name+": "), "%I")
 	p.P("DefaultDependencies=no")
-	p.P("BindsTo=sys-subsystem-net-devices-%i.device")
-	p.P("After=sys-subsystem-net-devices-%i.device " + UnitFile(b))
+	p.P("After=" + UnitFile(b))
 	p.P("Before=shutdown.target")
 	p.P("Conflicts=shutdown.target")
 	p.P()
 	p.P("[Service]")
 	p.P("Type=oneshot")
-	p.P("RemainAfterExit=yes")
+	p.Comment("", "Status 4: applied, with items missing (named in the journal).")
 	p.P("SuccessExitStatus=4")
-	p.P("ExecStart=/bin/sh ", outputs.Str(tunePath(b)), " --interface %I")
+	p.P("ExecStart=/bin/sh ", outputs.Str(tunePath(b)), " --instance %I")
 	return p.File(TemplateUnitFile(b))
-}
-
-// udevRule starts the template unit for every network interface that
-// appears, under the name it has once renamed: the rule runs after
-// 80-net-setup-link.rules, and $name is the name the rules gave it.
-func udevRule(b *ir.Board) outputs.File {
-	p := outputs.NewPrinter(outputs.Conf)
-	header(p, b, "udev rule")
-	c := p.Block("")
-	c.Line("Install in /etc/udev/rules.d/ (or /usr/lib/udev/rules.d/). Each network")
-	c.Line("interface that appears starts ", TemplateUnitFile(b), " for it,")
-	c.Line("after 80-net-setup-link.rules renamed it ($name is its final name).")
-	p.P(`ACTION=="add", SUBSYSTEM=="net", KERNEL!="lo", TAG+="systemd", ENV{SYSTEMD_WANTS}+="boardc-tune-` + b.Name + `@$name.service"`)
-	return p.File(udevRuleFile(b))
 }
 
 // irqbalanceDropIn hands irqbalance the policy-script directory and the
@@ -119,8 +113,8 @@ func openwrtInit(b *ir.Board) outputs.File {
 }
 
 // openwrtHotplug tunes an interface when OpenWrt's hotplug (procd) sees it
-// appear: ACTION and INTERFACE come from the kernel's uevent
-// (body/hotplug.sh).
+// appear or renamed (add, move): ACTION and INTERFACE come from the
+// kernel's uevent (body/hotplug.sh).
 func openwrtHotplug(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Shell)
 	p.P("#!/bin/sh")

@@ -99,6 +99,10 @@ esac
 	if r := runSh(t, c.work, append(c.env, "ACTION=add", "INTERFACE=wlan0"), hotplug); r.code != 0 || !strings.Contains(r.stdout, "wlan0 is not an interface of board testboard") {
 		t.Errorf("add wlan0: %v", r)
 	}
+	// A rename is a move event under the new name: tuned again.
+	if r := runSh(t, c.work, append(c.env, "ACTION=move", "INTERFACE=eth0"), hotplug); r.code != 0 || !strings.Contains(r.stdout, "0 value(s) set, 6 already in place") {
+		t.Errorf("move eth0: %v", r)
+	}
 }
 
 // TestInitShellcheck: every generated script passes shellcheck.

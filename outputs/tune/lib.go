@@ -19,9 +19,9 @@ import (
 //     values, applying them, finding interfaces, and revert with the main
 //     flow. It must stay POSIX sh (dash, busybox ash) and
 //     shellcheck-clean. It calls the board's part (actions,
-//     board_matches) and reads its variables (board, pins_irqs), so
-//     shellcheck checks it inside each generated tune.sh rather than
-//     alone.
+//     board_matches) and reads its variables (board, pins_irqs,
+//     isolated_cpus), so shellcheck checks it inside each generated
+//     tune.sh rather than alone.
 //   - awk/*.awk, the awk programs of tune.sh and the policy script. A
 //     part takes one as '@NAME.awk@', a single-quoted word the program
 //     replaces (awkProgram), so a program holds no single quote. Both

@@ -192,3 +192,34 @@ func TestPlacementWideHint(t *testing.T) {
 		t.Errorf("IRQ 31: smp_affinity_list %q, want the hint 0,2-3,5", got)
 	}
 }
+
+// TestPlacementIsolatedHint: a driver's hint on an isolated CPU is not
+// followed (dpio.3 hinted to CPU 5, which the board isolates): one
+// missing item, the IRQ left where it is, the rest placed.
+func TestPlacementIsolatedHint(t *testing.T) {
+	t.Parallel()
+	b := placedBoard()
+	b.Policy.IsolatedCPUs = []int{5}
+	s := tune.Script(b)
+	if !strings.Contains(s, "# test/board.cue:40: isolated CPUs, where no driver hint is followed\nisolated_cpus='5'\n") {
+		t.Errorf("tune.sh does not name the isolated CPUs:\n%s", s[:min(len(s), 2000)])
+	}
+	out := writeOutputs(t, tune.Emit(b))
+	root, work := t.TempDir(), t.TempDir()
+	makeTree(t, root, placedRoot())
+	r := runSh(t, work, nil, filepath.Join(out, tune.ScriptFile), "--root", root)
+	got := snapshot(t, root)
+	if r.code != tune.ExitPartial ||
+		!strings.Contains(r.stderr, "tune.sh: warning: IRQ 31 dpio.3: its driver's affinity hint is isolated CPU 5, not followed (test/board.cue:12)\n") ||
+		got["proc/irq/31/smp_affinity_list"] != "0-39\n" || got["proc/irq/21/smp_affinity_list"] != "0\n" {
+		t.Errorf("apply with dpio.3 hinted to isolated CPU 5: %v", r)
+	}
+	// Without isolation the same hint is followed.
+	out = writeOutputs(t, tune.Emit(placedBoard()))
+	root = t.TempDir()
+	makeTree(t, root, placedRoot())
+	runSh(t, work, nil, filepath.Join(out, tune.ScriptFile), "--root", root)
+	if got := snapshot(t, root)["proc/irq/31/smp_affinity_list"]; got != "5\n" {
+		t.Errorf("without isolation, dpio.3 is at %q, want its hint 5", got)
+	}
+}

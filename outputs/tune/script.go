@@ -31,6 +31,13 @@ func script(b *ir.Board) outputs.File {
 		pins = 1
 	}
 	p.P("pins_irqs=", pins)
+	if iso := b.Policy.IsolatedCPUs; len(iso) > 0 {
+		o := outputs.From(ir.RefIsolatedCPUs, b.Policy.IsolatedPos)
+		p.Comment("", o, outputs.T(b.Policy.IsolatedPos, ": isolated CPUs, where no driver hint is followed"))
+		p.P(o, "isolated_cpus=", outputs.Str(ir.CPUList(iso)))
+	} else {
+		p.P("isolated_cpus=")
+	}
 	p.P()
 
 	o := outputs.From(ir.RefCompatible, b.CompatiblePos)

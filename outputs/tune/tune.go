@@ -67,8 +67,11 @@ func Emit(b *ir.Board) []outputs.File {
 	if len(p.IRQs) > 0 || len(p.Net) > 0 || len(p.Sysctls) > 0 {
 		fs = append(fs, script(b), unit(b), sysvInit(b), openwrtInit(b))
 	}
+	if HasTemplate(b) {
+		fs = append(fs, templateUnit(b), udevRule(b))
+	}
 	if len(p.Net) > 0 {
-		fs = append(fs, templateUnit(b), udevRule(b), openwrtHotplug(b))
+		fs = append(fs, openwrtHotplug(b))
 	}
 	if len(p.IRQs) > 0 && p.IrqbalanceBan {
 		fs = append(fs, irqbalanceDropIn(b))
@@ -150,13 +153,15 @@ func Unit(b *ir.Board) string { return string(unit(b).Data) }
 func unit(b *ir.Board) outputs.File {
 	p := outputs.NewPrinter(outputs.Systemd)
 	header(p, b, "Runtime tuning service")
-	if len(b.Policy.Net) > 0 {
-		p.Comment("", "Install "+ScriptFile+" as "+tunePath(b)+". It places the IRQs and sets the sysctls;")
-		p.Comment("", ""+TemplateUnitFile(b)+" tunes each interface when udev sees it. Stopping")
-		p.Comment("", "this service reverts the tuning.")
-	} else {
-		p.Comment("", "Install "+ScriptFile+" as "+tunePath(b)+". It places the IRQs and sets the sysctls.")
+	p.Comment("", "Install as "+SystemdUnitDir+"/"+UnitFile(b)+";")
+	p.Comment("", "local copies go to /etc/systemd/system. Install "+ScriptFile+" as "+tunePath(b)+".")
+	if HasTemplate(b) {
+		p.Comment("", "It places the IRQs and sets the sysctls; "+TemplateUnitFile(b))
+		p.Comment("", "tunes each interface, and places a master's IRQs, when udev sees them.")
 		p.Comment("", "Stopping this service reverts the tuning.")
+	} else {
+		p.Comment("", "It places the IRQs and sets the sysctls. Stopping this service reverts")
+		p.Comment("", "the tuning.")
 	}
 	p.P()
 	p.P("[Unit]")

@@ -111,6 +111,18 @@ func TestCmdline(t *testing.T) {
 	if frag := fragment(testBoard()); len(frag) != 1 || frag[0] != want {
 		t.Errorf("fragment %q, want [%q]", frag, want)
 	}
+	// The cgroup v2 way beside it: the fragment without isolcpus=, and an
+	// isolated cpuset partition of the isolated CPUs.
+	c := tune.Cmdline(testBoard())
+	for _, w := range []string{
+		"#   irqaffinity=0-37 nohz_full=38-39 rcu_nocbs=38-39\n",
+		"#   echo 38-39 > /sys/fs/cgroup/isolated/cpuset.cpus\n",
+		"#   echo isolated > /sys/fs/cgroup/isolated/cpuset.cpus.partition\n",
+	} {
+		if !strings.Contains(c, w) {
+			t.Errorf("cmdline.txt lacks %q:\n%s", w, c)
+		}
+	}
 	// Every CPU isolated: no housekeeping CPU to give irqaffinity=.
 	b := testBoard()
 	b.Policy.IsolatedCPUs = cpus(40)
@@ -218,7 +230,8 @@ func TestSysctlConfRefused(t *testing.T) {
 
 // TestUnit checks the systemd side: the boot unit places IRQs and sets
 // sysctls and waits on no device unit; the udev rule starts the template
-// unit per interface under its final name; the irqbalance drop-in passes
+// unit per interface under its final name, escaped (TestUdevRule has the
+// rest); the irqbalance drop-in passes
 // the policy-script directory and comes after the boot unit.
 func TestUnit(t *testing.T) {
 	b := testBoard()
@@ -235,14 +248,13 @@ func TestUnit(t *testing.T) {
 			"Before=network-pre.target shutdown.target\n",
 		},
 		"boardc-tune-testboard@.service": {
-			"Description=boardc runtime tuning of board testboard: interface %I\n",
-			"BindsTo=sys-subsystem-net-devices-%i.device\n",
-			"After=sys-subsystem-net-devices-%i.device boardc-tune-testboard.service\n",
-			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --interface %I\n",
+			"Description=boardc runtime tuning of board testboard: %I\n",
+			"After=boardc-tune-testboard.service\n",
+			"ExecStart=/bin/sh /usr/libexec/boardc/testboard/tune.sh --instance %I\n",
 			"SuccessExitStatus=4\n",
 		},
 		"udev/90-boardc-testboard.rules": {
-			`ACTION=="add", SUBSYSTEM=="net", KERNEL!="lo", TAG+="systemd", ENV{SYSTEMD_WANTS}+="boardc-tune-testboard@$name.service"` + "\n",
+			`ACTION=="add|move", SUBSYSTEM=="net", KERNEL=="br-lan", PROGRAM="/usr/bin/systemd-escape --template=boardc-tune-testboard@.service $name", TAG+="systemd", ENV{SYSTEMD_WANTS}+="%c"` + "\n",
 		},
 		"irqbalance.service.d/90-boardc-testboard.conf": {
 			"[Unit]\nAfter=boardc-tune-testboard.service\n",
@@ -405,7 +417,10 @@ func TestUnitVerify(t *testing.T) {
 				makeTree(t, dir, map[string]string{f.Path: string(f.Data)})
 			case f.Path == tune.TemplateUnitFile(b):
 				inst := strings.Replace(f.Path, "@", `@br\x2dlan.7`, 1)
-				units = append(units, filepath.Join(dir, inst))
+				// A master's instance has a ':', which verify reads as
+				// FILE:UNIT: the template file under the instance's name.
+				master := filepath.Join(dir, f.Path) + ":" + strings.Replace(f.Path, "@", `@master:crypto`, 1)
+				units = append(units, filepath.Join(dir, inst), master)
 				makeTree(t, dir, map[string]string{f.Path: string(f.Data), inst: string(f.Data)})
 			}
 		}

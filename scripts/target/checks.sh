@@ -148,6 +148,7 @@ check_verifier
 # The control boot has no command-line fragment either.
 [ "$mode" = control ] && check_cmdline
 if [ "$mode" = full ]; then
+	check_verifier_negative
 	check_netdevs
 	check_channels
 	files=$(tuned_files)

@@ -6,17 +6,26 @@
  * runtime verifier.
  *
  * Load it on the board: for every master the board enables, it finds the device
- * bound to the master's node (of_find_device_by_node()) and, for a PCI host
- * bridge, the PCI devices behind it, and prints one line comparing what the
- * kernel applied with the description: DMA coherency as the DMA layer sees it
- * (dev_is_dma_coherent(), <linux/dma-map-ops.h>), the streaming and coherent
- * DMA masks, and the bus DMA limit the kernel took from dma-ranges
- * (dev->bus_dma_limit, set by of_dma_configure_id(), drivers/of/device.c, from
- * of_dma_get_range(), drivers/of/address.c: the highest address of the nearest
- * non-empty dma-ranges above the device, 0 for none) against the description's.
- * On a DPAA2 SoC it also counts the online CPUs that have a DPIO of their own.
- * A closing line counts the mismatches. With strict=1 a mismatch, or a master
- * with no bound device, makes the load fail.
+ * bound to the master's node (a platform device, of_find_device_by_node(), or
+ * an AMBA primecell, bus_find_device_by_of_node(&amba_bustype)) and prints one
+ * line comparing what the kernel applied with the description: DMA coherency as
+ * the DMA layer sees it (dev_is_dma_coherent(), <linux/dma-map-ops.h>), the
+ * streaming and coherent DMA masks, and the bus DMA limit the kernel took from
+ * dma-ranges (dev->bus_dma_limit, set by of_dma_configure_id(),
+ * drivers/of/device.c, from of_dma_get_range(), drivers/of/address.c: the
+ * highest address of the nearest non-empty dma-ranges above the device, 0 for
+ * none) against the description's. A mask the description leaves to a driver is
+ * checked against the widths that driver can set (driverSets widths: it picks
+ * one at probe, after of_dma_configure_id() narrowed the default), and printed
+ * as information ("any") where the description names none. For a PCI host
+ * bridge it also prints the PCI devices behind it, bridges aside
+ * (pci_is_bridge()): their coherency and bus DMA limit come from the bridge's
+ * node, their masks from each endpoint's own driver, printed as information. On
+ * a DPAA2 SoC it also counts the online CPUs that have a DPIO of their own. A
+ * closing line counts the mismatches. With strict=1 a mismatch, or a master
+ * with no bound device, makes the load fail. A device's driver and masks are
+ * read under its lock (device_lock(), which really_probe() in drivers/base/dd.c
+ * holds while a driver binds and sets them).
  */
 
 /*
@@ -24,14 +33,15 @@
  * node's device, and not on that device (driverSets children:
  * fsl_mc_device_add(), drivers/bus/fsl-mc/fsl-mc-bus.c, on every fsl-mc object
  * but a container), is checked there: the node's device for coherency and bus
- * DMA limit (its masks are the OF default nobody sets), then every device below
+ * DMA limit (its masks are the OF default nobody uses), then every device below
  * it, at any depth, that is bound to a driver and has DMA masks, one line each.
  * Those masks were set when the device was created and narrowed when a driver
  * bound it: of_dma_configure_id() (drivers/of/device.c), which the fsl-mc bus
  * calls from fsl_mc_dma_configure() with the fsl-mc node, ands both with
- * DMA_BIT_MASK(ilog2(end) + 1), end the top of the dma-ranges above that node,
- * so the table holds the narrowed widths. Unbound devices (whose masks the
- * kernel may not have narrowed yet) and devices without DMA masks (a DPRC:
+ * DMA_BIT_MASK(ilog2(end) + 1), end the top of the dma-ranges above that node;
+ * a driver that sets masks of its own in its probe, after that, is listed by
+ * object type with the widths it sets. Unbound devices (whose masks the kernel
+ * may not have narrowed yet) and devices without DMA masks (a DPRC:
  * fsl_mc_device_add() sets none, and of_dma_configure_id() points its dma_mask
  * at its zero coherent mask) are counted, not checked. No device checked below
  * the node (no DPRC scanned yet, no objects, or none bound) is reported as
@@ -40,6 +50,7 @@
  */
 
 #include <linux/cpumask.h>
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
@@ -51,6 +62,15 @@
 #include <linux/of_platform.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
+#include <linux/string.h>
+
+/*
+ * amba_bustype: include/linux/amba/bus.h, exported by drivers/amba/bus.c
+ * (CONFIG_ARM_AMBA).
+ */
+#ifdef CONFIG_ARM_AMBA
+#include <linux/amba/bus.h>
+#endif
 
 /*
  * dpaa2_io_service_select(): include/soc/fsl/dpaa2-io.h, exported by
@@ -64,24 +84,68 @@ static bool strict;
 module_param(strict, bool, 0444);
 MODULE_PARM_DESC(strict, "fail the load on any mismatch or unbound master");
 
+/*
+ * struct boardc_verify_widths is what a device's masks may be: bit n - 1 of dma
+ * (coherent) set when an n-bit streaming (coherent) mask matches, 0 when any
+ * does (the mask is printed as information); dma_text and coherent_text are the
+ * same, as printed.
+ */
+struct boardc_verify_widths {
+	u64 dma;
+	u64 coherent;
+	const char *dma_text;
+	const char *coherent_text;
+};
+
+/*
+ * struct boardc_verify_object is an object type whose driver sets masks of its
+ * own: a device named "type.N" bound to driver has ok's widths instead of the
+ * master's below.
+ */
+struct boardc_verify_object {
+	const char *type;
+	const char *driver;
+	struct boardc_verify_widths ok;
+};
+
 struct boardc_verify_master {
 	const char *key;
 	const char *path;
 	bool coherent;
-	unsigned int dma_bits;
-	unsigned int coherent_bits;
-	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	struct boardc_verify_widths own;	/* the node's device */
+	struct boardc_verify_widths below;	/* the devices below it: PCI devices, children */
+	u64 bus_limit;	/* the node's device's bus_dma_limit */
+	u64 below_limit;	/* that of the devices below it */
 	bool children;	/* the masks are on the devices below the node's */
+	const struct boardc_verify_object *objects;	/* by object type, ends with { } */
+};
+
+/*
+ * The fsl-mc object types whose driver sets masks of its own in its probe,
+ * after fsl_mc_dma_configure() narrowed the bus's: every other type keeps the
+ * narrowed masks.
+ */
+static const struct boardc_verify_object boardc_ls2088a_rdb_verify_objects[] = {
+	/*
+	 * drivers/crypto/caam/caamalg_qi2.c dpaa2_caam_probe():
+	 * dma_set_mask_and_coherent(dev, DMA_BIT_MASK(49)) (6.12:5230,
+	 * 6.1:5183)
+	 */
+	{ "dpseci", "dpaa2_caam", { 0x1000000000000ULL, 0x1000000000000ULL, "49", "49" } },
+	{ }
 };
 
 static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	/*
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:122; bus limit from the dma-ranges of soc,
-	 * soc/ls2088a/ls2088a.cue:56
+	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 40 or 49 bits
+	 * (soc/ls2088a/ls2088a.cue:226)
 	 */
-	{ "crypto", "/soc/crypto@8000000", true, 49, 49, 0xffffffffffffULL, 0xffffffffffffULL, false },
+	{ "crypto", "/soc/crypto@8000000", true,
+	  { 0x1008080000000ULL, 0x1008080000000ULL, "32,40,49", "32,40,49" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },
 	/*
 	 * fsl_mc: /soc/fsl-mc@80c000000 (fsl_mc_bus), 64-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:99; bus limit from the dma-ranges of soc,
@@ -89,54 +153,87 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * (soc/ls2088a/ls2088a.cue:104), narrowed to 48/48 bits by the bus
 	 * limit when a driver binds them
 	 */
-	{ "fsl_mc", "/soc/fsl-mc@80c000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, true },
+	{ "fsl_mc", "/soc/fsl-mc@80c000000", true,
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  { 0x800000000000ULL, 0x800000000000ULL, "48", "48" },
+	  0xffffffffffffULL, 0xffffffffffffULL, true, boardc_ls2088a_rdb_verify_objects },
 	/*
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:154; bus limit from the dma-ranges of soc,
-	 * soc/ls2088a/ls2088a.cue:56
+	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
+	 * (soc/ls2088a/ls2088a.cue:236)
 	 */
-	{ "sata0", "/soc/sata@3200000", true, 64, 64, 0xffffffffffffULL, 0xffffffffffffULL, false },
+	{ "sata0", "/soc/sata@3200000", true,
+	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },
 	/*
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:154; bus limit from the dma-ranges of soc,
-	 * soc/ls2088a/ls2088a.cue:56
+	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
+	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
+	 * (soc/ls2088a/ls2088a.cue:236)
 	 */
-	{ "sata1", "/soc/sata@3210000", true, 64, 64, 0xffffffffffffULL, 0xffffffffffffULL, false },
+	{ "sata1", "/soc/sata@3210000", true,
+	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },
 	/*
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:136; bus limit from the dma-ranges of soc,
-	 * soc/ls2088a/ls2088a.cue:56
+	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 36, 40, 42, 44 or 48
+	 * bits (soc/ls2088a/ls2088a.cue:232)
 	 */
-	{ "smmu", "/soc/iommu@5000000", true, 48, 48, 0xffffffffffffULL, 0xffffffffffffULL, false },
+	{ "smmu", "/soc/iommu@5000000", true,
+	  { 0x8a8880000000ULL, 0x8a8880000000ULL, "32,36,40,42,44,48", "32,36,40,42,44,48" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },
 	/*
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:198; bus limit from the dma-ranges of usbbus,
-	 * soc/ls2088a/ls2088a.cue:68
+	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
+	 * (soc/ls2088a/ls2088a.cue:250)
 	 */
-	{ "usb0", "/soc/bus/usb@3100000", false, 64, 64, 0xffffffffffULL, 0xffffffffffULL, false },
+	{ "usb0", "/soc/bus/usb@3100000", false,
+	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0xffffffffffULL, 0xffffffffffULL, false, NULL },
 	/*
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:198; bus limit from the dma-ranges of usbbus,
-	 * soc/ls2088a/ls2088a.cue:68
+	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
+	 * (soc/ls2088a/ls2088a.cue:250)
 	 */
-	{ "usb1", "/soc/bus/usb@3110000", false, 64, 64, 0xffffffffffULL, 0xffffffffffULL, false },
+	{ "usb1", "/soc/bus/usb@3110000", false,
+	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0xffffffffffULL, 0xffffffffffULL, false, NULL },
 	{ }
 };
 
-/* check reports one device of master m and returns whether it matches. */
-static bool check(const struct boardc_verify_master *m, struct device *dev, u64 limit)
+/* width_ok reports whether a mask bits wide is one of set (0: any). */
+static bool width_ok(u64 set, unsigned int bits)
+{
+	return !set || (bits && (set & BIT_ULL(bits - 1)));
+}
+
+/*
+ * check reports device dev of master m against the widths ok and the bus DMA
+ * limit limit, and returns whether it matches. The caller holds dev's lock.
+ */
+static bool check(const struct boardc_verify_master *m, struct device *dev,
+		  const struct boardc_verify_widths *ok, u64 limit)
 {
 	bool coherent = dev_is_dma_coherent(dev);
 	unsigned int bits = dev->dma_mask ? fls64(*dev->dma_mask) : 0;
 	unsigned int cbits = fls64(dev->coherent_dma_mask);
-	bool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits &&
-		  dev->bus_dma_limit == limit;
+	bool match = coherent == m->coherent && width_ok(ok->dma, bits) &&
+		     width_ok(ok->coherent, cbits) && dev->bus_dma_limit == limit;
 
-	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u bus_dma_limit=%#llx/%#llx\n",
-		ok ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev),
-		coherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits,
+	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%s coherent_mask=%u/%s bus_dma_limit=%#llx/%#llx\n",
+		match ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev),
+		coherent, m->coherent, bits, ok->dma_text, cbits, ok->coherent_text,
 		(unsigned long long)dev->bus_dma_limit, (unsigned long long)limit);
-	return ok;
+	return match;
 }
 
 /*
@@ -145,11 +242,47 @@ static bool check(const struct boardc_verify_master *m, struct device *dev, u64 
  */
 static int below_unchecked;
 
+/*
+ * check_node reports the node's device dev of master m, whose masks are set on
+ * the devices below it: its coherency and bus DMA limit. The caller holds dev's
+ * lock.
+ */
+static bool check_node(const struct boardc_verify_master *m, struct device *dev)
+{
+	bool coherent = dev_is_dma_coherent(dev);
+	bool match = coherent == m->coherent && dev->bus_dma_limit == m->bus_limit;
+
+	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d bus_dma_limit=%#llx/%#llx masks=below\n",
+		match ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev), coherent, m->coherent,
+		(unsigned long long)dev->bus_dma_limit, (unsigned long long)m->bus_limit);
+	return match;
+}
+
 /* struct boardc_verify_walk is the state of a walk below a master's device. */
 struct boardc_verify_walk {
 	const struct boardc_verify_master *m;
 	int checked, bad, unbound, nomask;
 };
+
+/*
+ * child_widths returns the widths a device below master m may have: those of
+ * its object type when the driver bound to it sets masks of its own, else the
+ * master's below. The caller holds dev's lock.
+ */
+static const struct boardc_verify_widths *child_widths(const struct boardc_verify_master *m,
+							 struct device *dev)
+{
+	const struct boardc_verify_object *o;
+	size_t n;
+
+	for (o = m->objects; o && o->type; o++) {
+		n = strlen(o->type);
+		if (!strncmp(dev_name(dev), o->type, n) && dev_name(dev)[n] == '.' &&
+		    !strcmp(dev->driver->name, o->driver))
+			return &o->ok;
+	}
+	return &m->below;
+}
 
 /*
  * verify_child checks dev, a device below a master's, if a driver is bound to
@@ -160,34 +293,29 @@ static int verify_child(struct device *dev, void *data)
 {
 	struct boardc_verify_walk *walk = data;
 
+	device_lock(dev);
 	if (!dev->driver) {
 		walk->unbound++;
 	} else if (!dev->coherent_dma_mask && (!dev->dma_mask || !*dev->dma_mask)) {
 		walk->nomask++;
 	} else {
 		walk->checked++;
-		if (!check(walk->m, dev, walk->m->below_limit))
+		if (!check(walk->m, dev, child_widths(walk->m, dev), walk->m->below_limit))
 			walk->bad++;
 	}
+	device_unlock(dev);
 	return device_for_each_child(dev, walk, verify_child);
 }
 
 /*
- * verify_below checks master m, whose masks are set on the devices below its
- * node's device pdev: pdev's coherency and bus DMA limit, then each device
- * below it, and returns the mismatches. No device checked below is NOCHILDREN,
- * counted in below_unchecked.
+ * verify_below checks the devices below dev, the node's device of master m, and
+ * returns the mismatches. No device checked below is NOCHILDREN, counted in
+ * below_unchecked.
  */
-static int verify_below(const struct boardc_verify_master *m, struct platform_device *pdev)
+static int verify_below(const struct boardc_verify_master *m, struct device *dev)
 {
 	struct boardc_verify_walk walk = { .m = m };
-	struct device *dev = &pdev->dev;
-	bool coherent = dev_is_dma_coherent(dev);
-	bool ok = coherent == m->coherent && dev->bus_dma_limit == m->bus_limit;
 
-	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d bus_dma_limit=%#llx/%#llx masks=below\n",
-		ok ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev), coherent, m->coherent,
-		(unsigned long long)dev->bus_dma_limit, (unsigned long long)m->bus_limit);
 	device_for_each_child(dev, &walk, verify_child);
 	if (walk.checked) {
 		pr_info("boardc-verify: below %s %s %s: %d checked, %d mismatch(es), %d unbound, %d without DMA masks\n",
@@ -197,40 +325,91 @@ static int verify_below(const struct boardc_verify_master *m, struct platform_de
 			m->key, m->path, dev_name(dev), walk.unbound, walk.nomask);
 		below_unchecked++;
 	}
-	return !ok + walk.bad;
+	return walk.bad;
 }
 
 /*
- * verify checks the devices of master m, the PCI devices behind it when it is a
- * host bridge (they do the DMA), else its own, and returns the mismatches.
+ * verify_pci checks the PCI devices behind master m at node np, when it is a
+ * host bridge, that a driver is bound to and that are not bridges, and returns
+ * the mismatches.
  */
-static int verify(const struct boardc_verify_master *m, struct device_node *np,
-		  struct platform_device *pdev)
+static int verify_pci(const struct boardc_verify_master *m, struct device_node *np)
 {
-	int bad = 0, n = 0;
+	int bad = 0;
 #ifdef CONFIG_PCI
 	struct pci_dev *pci = NULL;
 	struct pci_host_bridge *bridge;
 
 	for_each_pci_dev(pci) {
 		bridge = pci_find_host_bridge(pci->bus);
-		if (!pci->dev.driver || !bridge || !bridge->dev.parent ||
+		if (pci_is_bridge(pci) || !bridge || !bridge->dev.parent ||
 		    bridge->dev.parent->of_node != np)
 			continue;
-		n++;
-		if (!check(m, &pci->dev, m->below_limit))
+		device_lock(&pci->dev);
+		if (pci->dev.driver && !check(m, &pci->dev, &m->below, m->below_limit))
 			bad++;
+		device_unlock(&pci->dev);
 	}
 #endif
-	if (!n && !check(m, &pdev->dev, m->bus_limit))
-		bad++;
+	return bad;
+}
+
+/*
+ * find_device returns the device of node np with a reference held: its platform
+ * device, else its AMBA primecell device (of_amba_device_create(),
+ * drivers/of/platform.c), else NULL.
+ */
+static struct device *find_device(struct device_node *np)
+{
+	struct platform_device *pdev = of_find_device_by_node(np);
+
+	if (pdev)
+		return &pdev->dev;
+#ifdef CONFIG_ARM_AMBA
+	return bus_find_device_by_of_node(&amba_bustype, np);
+#else
+	return NULL;
+#endif
+}
+
+/*
+ * verify checks master m at node np and the devices below it, and returns the
+ * mismatches; a master without a bound device counts in *unbound.
+ */
+static int verify(const struct boardc_verify_master *m, struct device_node *np, int *unbound)
+{
+	struct device *dev = find_device(np);
+	bool bound;
+	int bad = 0;
+
+	if (!dev) {
+		pr_info("boardc-verify: UNBOUND %s %s: no device\n", m->key, m->path);
+		(*unbound)++;
+		return 0;
+	}
+	device_lock(dev);
+	bound = dev->driver;
+	if (!bound)
+		pr_info("boardc-verify: UNBOUND %s %s %s: no driver\n", m->key, m->path, dev_name(dev));
+	else if (m->children)
+		bad += !check_node(m, dev);
+	else
+		bad += !check(m, dev, &m->own, m->bus_limit);
+	device_unlock(dev);
+	if (!bound)
+		(*unbound)++;
+	else if (m->children)
+		bad += verify_below(m, dev);
+	else
+		bad += verify_pci(m, np);
+	put_device(dev);
 	return bad;
 }
 
 /*
  * verify_dpio checks that every online CPU has a DPIO of its own
  * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:208. It returns 1 on a
+ * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:203. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */
@@ -254,23 +433,17 @@ static int verify_dpio(void)
 static int __init boardc_ls2088a_rdb_verify_init(void)
 {
 	const struct boardc_verify_master *m;
-	struct platform_device *pdev;
 	struct device_node *np;
 	int bad = 0, unbound = 0;
 
 	for (m = boardc_ls2088a_rdb_verify_masters; m->key; m++) {
 		np = of_find_node_by_path(m->path);
-		pdev = np ? of_find_device_by_node(np) : NULL;
-		if (!pdev || !pdev->dev.driver) {
-			pr_info("boardc-verify: UNBOUND %s %s\n", m->key, m->path);
+		if (!np) {
+			pr_info("boardc-verify: UNBOUND %s %s: no node\n", m->key, m->path);
 			unbound++;
-		} else if (m->children) {
-			bad += verify_below(m, pdev);
-		} else {
-			bad += verify(m, np, pdev);
+			continue;
 		}
-		if (pdev)
-			put_device(&pdev->dev);
+		bad += verify(m, np, &unbound);
 		of_node_put(np);
 	}
 	bad += verify_dpio();

@@ -10,6 +10,7 @@ set -eu
 
 board='ls2088a-rdb'
 pins_irqs=1
+isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names
 # this board (ls2088a-rdb/board.cue:14).

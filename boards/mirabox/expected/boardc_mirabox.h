@@ -5,19 +5,20 @@
  * Board mirabox (Globalscale Mirabox), SoC armada-370: DMA capabilities of the
  * board's DMA masters.
  *
- * Build it into the kernel or a module beside the driver that uses it. Each
- * entry names the description lines it comes from.
+ * Include it in the drivers that use it. It defines no global symbol, so any
+ * number of modules of the board can include it. Each entry names the
+ * description lines it comes from.
  */
 
 #ifndef BOARDC_MIRABOX_H
 #define BOARDC_MIRABOX_H
 
+#include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/errno.h>
 #include <linux/mod_devicetable.h>
+#include <linux/of.h>
 #include <linux/types.h>
-
-struct device;
 
 #ifndef BOARDC_DMA_CAPS
 #define BOARDC_DMA_CAPS
@@ -25,10 +26,7 @@ struct device;
 /*
  * The DMA capabilities of a device: the widths of its streaming mask
  * (dma_map_*()) and of its coherent mask (dma_alloc_coherent()), which a driver
- * may narrow apart (Documentation/core-api/dma-api-howto.rst). Meant for
- * of_device_id.data: a driver's match table points each compatible at the
- * board's capabilities, and probe applies what of_device_get_match_data()
- * returns.
+ * may narrow apart (Documentation/core-api/dma-api-howto.rst).
  */
 struct boardc_dma_caps {
 	u8 streaming_bits;
@@ -59,20 +57,62 @@ static inline int boardc_dma_caps_apply(struct device *dev,
 #endif /* BOARDC_DMA_CAPS */
 
 /*
- * The DMA capabilities of the board's masters by compatible string, exported
- * (EXPORT_SYMBOL_GPL). Masters the board disables, and masters whose driver
- * sets its own masks, have none. boardc_mirabox_dma_caps_of_match[] holds them
- * all as of_device_id entries, for of_match_node() or of_match_device()
- * (<linux/of.h>).
+ * A device created from the device tree starts with 32-bit streaming and
+ * coherent masks (of_platform_device_create_pdata(), drivers/of/platform.c),
+ * which of_dma_configure_id() (drivers/of/device.c) narrows to the dma-ranges
+ * above it. Every master of the board whose driver leaves its masks keeps what
+ * the kernel already gives it: nothing to apply.
+ * boardc_mirabox_dma_caps_lookup() returns NULL and boardc_mirabox_dma_setup()
+ * does nothing; a driver can call them on every board.
  */
-/* marvell,armada-370-crypto: 32-bit DMA */
-extern const struct boardc_dma_caps boardc_mirabox_dma_caps_marvell_armada_370_crypto;
-/* marvell,armada-370-neta: 32-bit DMA */
-extern const struct boardc_dma_caps boardc_mirabox_dma_caps_marvell_armada_370_neta;
-/* marvell,orion-sdio: 32-bit DMA */
-extern const struct boardc_dma_caps boardc_mirabox_dma_caps_marvell_orion_sdio;
-/* marvell,orion-xor: 32-bit DMA */
-extern const struct boardc_dma_caps boardc_mirabox_dma_caps_marvell_orion_xor;
-extern const struct of_device_id boardc_mirabox_dma_caps_of_match[];
+
+/*
+ * Masters that keep what the kernel gives them:
+ *   cesa: 32-bit DMA (soc/armada370/armada370.cue:97), the kernel's 32 bits
+ *   eth0: 32-bit DMA (soc/armada370/armada370.cue:56), the kernel's 32 bits
+ *   eth1: 32-bit DMA (soc/armada370/armada370.cue:56), the kernel's 32 bits
+ *   sdio: 32-bit DMA (soc/armada370/armada370.cue:107), the kernel's 32 bits
+ *   xor0: 32-bit DMA (soc/armada370/armada370.cue:75), the kernel's 32 bits
+ *   xor1: 32-bit DMA (soc/armada370/armada370.cue:75), the kernel's 32 bits
+ */
+
+/*
+ * Compatible -> DMA capabilities, for of_match_node() (<linux/of.h>);
+ * NULL-terminated.
+ */
+static const struct of_device_id boardc_mirabox_dma_caps_of_match[] __maybe_unused = {
+	{ }
+};
+
+/*
+ * boardc_mirabox_dma_caps_lookup() returns the DMA capabilities of np, the
+ * entry of boardc_mirabox_dma_caps_of_match[] that of_match_node() finds for
+ * its compatible strings (the most specific one first), or NULL when the board
+ * has none for it (its masks are what the kernel gives it) or np is NULL. It
+ * leaves a driver's own match table and its of_device_id.data alone.
+ */
+static inline const struct boardc_dma_caps *
+boardc_mirabox_dma_caps_lookup(const struct device_node *np)
+{
+	const struct of_device_id *id;
+
+	if (!np)
+		return NULL;
+	id = of_match_node(boardc_mirabox_dma_caps_of_match, np);
+	return id ? id->data : NULL;
+}
+
+/*
+ * boardc_mirabox_dma_setup() applies the board's DMA capabilities of dev's
+ * device-tree node to dev (boardc_dma_caps_apply()) and returns the error, or 0
+ * without touching dev when the board has none for it. Call it in probe, before
+ * the first mapping or allocation.
+ */
+static inline int boardc_mirabox_dma_setup(struct device *dev)
+{
+	const struct boardc_dma_caps *caps = boardc_mirabox_dma_caps_lookup(dev->of_node);
+
+	return caps ? boardc_dma_caps_apply(dev, caps) : 0;
+}
 
 #endif /* BOARDC_MIRABOX_H */

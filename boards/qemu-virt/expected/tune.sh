@@ -10,6 +10,7 @@ set -eu
 
 board='qemu-virt'
 pins_irqs=1
+isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names
 # this board (qemu-virt/board.cue:19).

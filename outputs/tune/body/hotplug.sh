@@ -1,4 +1,7 @@
-[ "${ACTION-}" = add ] || exit 0
+case ${ACTION-} in
+add | move) ;;
+*) exit 0 ;;
+esac
 [ -n "${INTERFACE-}" ] || exit 0
 tune=${BOARDC_TUNE:-@tune@}
 sh "$tune" --interface "$INTERFACE" && exit 0

@@ -1,6 +1,7 @@
 usage() {
 	cat <<EOF
-Usage: tune.sh [--dry-run | --verify | --revert] [--strict] [--interface IFACE]
+Usage: tune.sh [--dry-run | --verify | --revert] [--strict]
+               [--interface IFACE | --master KEY | --instance INSTANCE]
                [--force] [--only LIST] [--root DIR]
 
 Applies the runtime tuning of board $board: IRQ affinity by action name,
@@ -21,6 +22,12 @@ is applied; --strict changes nothing unless everything is there.
                renumbers (for udev and hotplug; the sysctls and the other
                IRQs are the boot run's). --revert restores every saved
                value, whatever --interface says
+  --master KEY only the IRQs of the master KEY of the description (for
+               udev, when a driver binds to it; no queues, no sysctls)
+  --instance INSTANCE
+               what the systemd template unit was started for: master:KEY
+               is --master KEY, anything else --interface INSTANCE (an
+               interface name has no ':')
   --force      run even where /proc/device-tree/compatible names another board
   --only LIST  only these parts, comma-separated: irq, net, sysctl (default all)
   --root DIR   prefix every /proc, /sys and /run path with DIR
@@ -59,6 +66,9 @@ mode=apply
 force=0
 strict=0
 only_if=
+only_master=
+master_given=0
+instance=
 only=irq,net,sysctl
 
 set_mode() {
@@ -81,6 +91,22 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	--interface=*) only_if=${1#--interface=} ;;
+	--master)
+		[ $# -ge 2 ] || usage_error "--master needs a key"
+		only_master=$2
+		master_given=1
+		shift
+		;;
+	--master=*)
+		only_master=${1#--master=}
+		master_given=1
+		;;
+	--instance)
+		[ $# -ge 2 ] || usage_error "--instance needs an instance"
+		instance=$2
+		shift
+		;;
+	--instance=*) instance=${1#--instance=} ;;
 	--only)
 		[ $# -ge 2 ] || usage_error "--only needs a list"
 		only=$2
@@ -102,6 +128,23 @@ while [ $# -gt 0 ]; do
 	shift
 done
 ROOT=${ROOT%/}
+case $instance in
+'') ;;
+master:*)
+	only_master=${instance#master:}
+	master_given=1
+	;;
+*) only_if=$instance ;;
+esac
+if [ -n "$only_if" ] && [ -n "$only_master" ]; then
+	usage_error "--interface and --master exclude each other"
+fi
+# A master's key as the schema writes it (#Key).
+if [ "$master_given" = 1 ]; then
+	case $only_master in
+	'' | [!a-z]* | *[!a-z0-9_]*) usage_error "--master: not a master's key: $only_master" ;;
+	esac
+fi
 # An interface name as net/core/dev.c dev_valid_name() allows it: not
 # empty, "." or "..", no "/", ":" or white space (a name may start with
 # "." otherwise).
@@ -115,8 +158,9 @@ while [ -n "$rest" ]; do
 	part=${rest%%,*}
 	rest=${rest#*,}
 	case $part in
-	irq | net) parts=$parts${parts:+,}$part ;;
-	sysctl) [ -n "$only_if" ] || parts=$parts${parts:+,}$part ;;
+	irq) parts=$parts${parts:+,}$part ;;
+	net) [ -n "$only_master" ] || parts=$parts${parts:+,}$part ;;
+	sysctl) [ -n "$only_if$only_master" ] || parts=$parts${parts:+,}$part ;;
 	*) usage_error "--only: unknown part '$part' (irq, net, sysctl)" ;;
 	esac
 done
@@ -124,6 +168,11 @@ done
 # queues, never the sysctls.
 if [ -n "$only_if" ]; then
 	[ -n "$parts" ] || usage_error "--interface tunes only the parts irq and net"
+	only=$parts
+fi
+# --master places the master's IRQs only.
+if [ -n "$only_master" ]; then
+	[ -n "$parts" ] || usage_error "--master tunes only the part irq"
 	only=$parts
 fi
 

@@ -99,13 +99,14 @@ cpu_at() {
 
 # irq_selected MASTERS succeeds when the IRQ action of the masters
 # MASTERS (blank-separated keys, those that declare the IRQ's name) runs:
-# always without --interface; with it, when one of them owns the
-# interface. IRQs sharing a name cannot be told apart, so a name two
+# always without --interface or --master; with --interface, when one of
+# them owns the interface; with --master, when one of them is that
+# master. IRQs sharing a name cannot be told apart, so a name two
 # masters declare is placed whole for either.
 irq_selected() {
 	[ "$phase" != resolve ] || return 1
 	wants irq || return 1
-	[ -n "$only_if" ] || return 0
+	[ -n "$only_if$only_master" ] || return 0
 	for m in $1; do
 		case " $if_masters " in
 		*" $m "*) return 0 ;;

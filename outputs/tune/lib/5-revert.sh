@@ -99,6 +99,7 @@ drift=0
 changed=0
 kept=0
 missing=0
+online=
 net_skip=
 net_desc=
 net_dev=
@@ -119,6 +120,9 @@ if [ "$mode" = revert ]; then
 fi
 check_board
 check_daemons
+if [ -n "$only_master" ]; then
+	if_masters=$only_master
+fi
 if [ -n "$only_if" ]; then
 	phase=resolve
 	actions

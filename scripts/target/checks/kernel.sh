@@ -100,9 +100,9 @@ check_dma() {
 # Loaded with strict=1, it must load (no mismatch, every master bound) and
 # report each master ok; each of its lines is also checked per master: what
 # the verifier expects (right of each "/") must be what the plan derives
-# from the description (coherency, both mask widths, the bus DMA limit of
-# the device, or of the PCI devices behind a host bridge), so that an
-# emitter writing a wrong table cannot pass by agreeing with itself.
+# from the description (coherency, the mask widths it accepts, the bus DMA
+# limit of the device, or of the PCI devices behind a host bridge), so that
+# an emitter writing a wrong table cannot pass by agreeing with itself.
 # A refused load prints each line twice: BusyBox's insmod, when
 # finit_module() fails for any reason, tries again with init_module()
 # (modutils/modutils.c, bb_init_module()), so the module's init runs twice.
@@ -113,7 +113,7 @@ check_verifier() {
 		result "verifier strict" 1 "boardc_verify.ko strict=1 refused to load: $(dmesg | sed -n 's/.*boardc-verify: board //p' | tail -n 1)"
 	fi
 	dmesg | sed -n 's/.*boardc-verify: //p' >/tmp/verify
-	awk '$1 == "limit"' "$plan" >/tmp/verify.limits
+	awk '$1 == "limit" || $1 == "widths"' "$plan" >/tmp/verify.plan
 	# shellcheck disable=SC2034 # the plan's record fields
 	while read -r kind key path state bits cbits setter rest; do
 		[ "$kind" = master ] || continue
@@ -127,22 +127,35 @@ check_verifier() {
 		fi
 		coh=0
 		[ "$state" = coherent ] && coh=1
-		own=$(awk -v k="$key" '$2 == k { print $3 }' /tmp/verify.limits)
-		pci=$(awk -v k="$key" '$2 == k { print $4 }' /tmp/verify.limits)
+		own=$(awk -v k="$key" '$1 == "limit" && $2 == k { print $3 }' /tmp/verify.plan)
+		pci=$(awk -v k="$key" '$1 == "limit" && $2 == k { print $4 }' /tmp/verify.plan)
+		widths=$(awk -v k="$key" '$1 == "widths" && $2 == k { print $3, $4, $5, $6 }' /tmp/verify.plan)
 		# A children master's own line has no masks (coherent= then
 		# bus_dma_limit=); the devices below it take the PCI column's
-		# limit, the walk from the master's node.
-		wrong=$(echo "$lines" | awk -v c="$coh" -v b="$bits" -v cb="$cbits" -v own="$own" -v pci="$pci" -v s="$setter" '
+		# limit, the walk from the master's node, and their widths by
+		# object type, which the verifier checks itself. A PCI device's
+		# line takes the PCI column's limit and the widths of the devices
+		# below.
+		wrong=$(echo "$lines" | awk -v c="$coh" -v w="$widths" -v own="$own" -v pci="$pci" -v s="$setter" '
 			function want(f) { sub(/.*\//, "", f); return f }
+			BEGIN { split(w, ws, " ") }
 			$6 ~ /^bus_dma_limit=/ {
 				if (s != "children" || want($5) != c || want($6) != own)
 					printf "%s expects %s %s, the description coherent=%s bus_dma_limit=%s (masks on the devices below: %s); ", $4, $5, $6, c, own, s
 				next
 			}
+			s == "children" {
+				if (want($5) != c || want($8) != pci)
+					printf "%s expects %s %s, the description coherent=%s bus_dma_limit=%s; ", $4, $5, $8, c, pci
+				next
+			}
 			{
-				lim = ($4 ~ /^[0-9a-f]+:[0-9a-f]+:[0-9a-f]+\.[0-9a-f]+$/ || s == "children") ? pci : own
-				if (want($5) != c || want($6) != b || want($7) != cb || want($8) != lim)
-					printf "%s expects %s %s %s %s, the description coherent=%s dma_mask=%s coherent_mask=%s bus_dma_limit=%s; ", $4, $5, $6, $7, $8, c, b, cb, lim
+				below = $4 ~ /^[0-9a-f]+:[0-9a-f]+:[0-9a-f]+\.[0-9a-f]+$/
+				d = below ? ws[3] : ws[1]
+				cd = below ? ws[4] : ws[2]
+				lim = below ? pci : own
+				if (want($5) != c || want($6) != d || want($7) != cd || want($8) != lim)
+					printf "%s expects %s %s %s %s, the description coherent=%s dma_mask=%s coherent_mask=%s bus_dma_limit=%s; ", $4, $5, $6, $7, $8, c, d, cd, lim
 			}')
 		if [ -n "$wrong" ]; then
 			result "verifier $key" 1 "$wrong"
@@ -160,4 +173,30 @@ check_verifier() {
 		*) result "verifier dpio" 1 "${line:-no line}, want ok and described=$dpios" ;;
 		esac
 	fi
+}
+
+# --- negative control of the verifier's accepted widths ----------------------
+# boardc_verify_neg.ko is the board's verifier built from a description
+# whose driver widths are wrong on purpose (target-test.sh says which
+# masters, in /boardc/verify-neg): loaded with strict=1 after the real
+# one is unloaded (both have the same name), it must refuse to load and
+# report each of those masters as a MISMATCH, and every other as ok.
+check_verifier_negative() {
+	[ -f /boardc/modules/boardc_verify_neg.ko ] || return 0
+	name=boardc_$(awk '$1 == "board" { gsub(/-/, "_", $2); print $2 }' "$plan")_verify
+	rmmod "$name" 2>/dev/null
+	before=$(dmesg | grep -c 'boardc-verify: ')
+	if insmod /boardc/modules/boardc_verify_neg.ko strict=1 2>/dev/null; then
+		result "verifier negative" 1 "the verifier with wrong widths loaded with strict=1"
+		rmmod "$name" 2>/dev/null
+		return
+	fi
+	dmesg | grep 'boardc-verify: ' | sed -n "$((before + 1)),\$p" | sed 's/.*boardc-verify: //' >/tmp/verify.neg
+	missed=
+	while read -r key; do
+		grep -q "^MISMATCH $key .* dma_mask=" /tmp/verify.neg || missed="$missed $key"
+	done </boardc/verify-neg
+	others=$(awk -v neg=" $(tr '\n' ' ' </boardc/verify-neg)" '$1 == "MISMATCH" && index(neg, " " $2 " ") == 0 { print $2 }' /tmp/verify.neg | sort -u | tr '\n' ' ')
+	[ -z "$missed" ] && [ -z "$others" ]
+	result "verifier negative" $? "strict=1 refused; MISMATCH on $(awk '$1 == "MISMATCH" { print $2 }' /tmp/verify.neg | sort -u | tr '\n' ' ')(want $(tr '\n' ' ' </boardc/verify-neg)only)${missed:+, missing:$missed}"
 }

@@ -11,14 +11,14 @@
  *
  * coherent is dev_is_dma_coherent() (<linux/dma-map-ops.h>), what the DMA
  * layer does cache maintenance by; the masks are bit counts; described is
- * the streaming width the board's generated C declares for the node (its
- * of_device_id table matched against the node, as of_match_node() matches
- * a driver's), 0 when it declares none. A node with no device prints
- * "boardc-target: none PATH".
+ * the streaming width the board's generated C declares for the node (the
+ * entry its lookup function finds for the node's compatible strings, as
+ * of_match_node() matches a driver's), 0 when it declares none. A node
+ * with no device prints "boardc-target: none PATH".
  *
- * Built together with the board's generated boardc_<board>.c: the build
- * defines BOARDC_HEADER (the generated header, quoted) and BOARDC_DMA_CAPS_MATCH
- * (its exported of_device_id table, boardc_<board>_dma_caps_of_match).
+ * Built with the board's generated header: the build defines
+ * BOARDC_HEADER (the header, quoted) and BOARDC_DMA_CAPS_LOOKUP (its
+ * lookup function, boardc_<board>_dma_caps_lookup).
  */
 
 #include <linux/device.h>
@@ -44,12 +44,10 @@ static unsigned int mask_bits(u64 mask)
 }
 
 /* described_bits returns the streaming width the board's C declares for np:
- * the data of the best entry of its of_device_id table for np's compatible
- * strings, what of_device_get_match_data() gives a driver. */
+ * the entry the header's lookup function finds for np's compatible strings. */
 static unsigned int described_bits(struct device_node *np)
 {
-	const struct of_device_id *id = of_match_node(BOARDC_DMA_CAPS_MATCH, np);
-	const struct boardc_dma_caps *caps = id ? id->data : NULL;
+	const struct boardc_dma_caps *caps = BOARDC_DMA_CAPS_LOOKUP(np);
 
 	return caps ? caps->streaming_bits : 0;
 }

@@ -4,19 +4,20 @@
  *
  * Board cpus-none, SoC old-soc: DMA capabilities of the board's DMA masters.
  *
- * Build it into the kernel or a module beside the driver that uses it. Each
- * entry names the description lines it comes from.
+ * Include it in the drivers that use it. It defines no global symbol, so any
+ * number of modules of the board can include it. Each entry names the
+ * description lines it comes from.
  */
 
 #ifndef BOARDC_CPUS_NONE_H
 #define BOARDC_CPUS_NONE_H
 
+#include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/errno.h>
 #include <linux/mod_devicetable.h>
+#include <linux/of.h>
 #include <linux/types.h>
-
-struct device;
 
 #ifndef BOARDC_DMA_CAPS
 #define BOARDC_DMA_CAPS
@@ -24,10 +25,7 @@ struct device;
 /*
  * The DMA capabilities of a device: the widths of its streaming mask
  * (dma_map_*()) and of its coherent mask (dma_alloc_coherent()), which a driver
- * may narrow apart (Documentation/core-api/dma-api-howto.rst). Meant for
- * of_device_id.data: a driver's match table points each compatible at the
- * board's capabilities, and probe applies what of_device_get_match_data()
- * returns.
+ * may narrow apart (Documentation/core-api/dma-api-howto.rst).
  */
 struct boardc_dma_caps {
 	u8 streaming_bits;
@@ -58,14 +56,58 @@ static inline int boardc_dma_caps_apply(struct device *dev,
 #endif /* BOARDC_DMA_CAPS */
 
 /*
- * The DMA capabilities of the board's masters by compatible string, exported
- * (EXPORT_SYMBOL_GPL). Masters the board disables, and masters whose driver
- * sets its own masks, have none. boardc_cpus_none_dma_caps_of_match[] holds
- * them all as of_device_id entries, for of_match_node() or of_match_device()
- * (<linux/of.h>).
+ * A device created from the device tree starts with 32-bit streaming and
+ * coherent masks (of_platform_device_create_pdata(), drivers/of/platform.c),
+ * which of_dma_configure_id() (drivers/of/device.c) narrows to the dma-ranges
+ * above it. Every master of the board whose driver leaves its masks keeps what
+ * the kernel already gives it: nothing to apply.
+ * boardc_cpus_none_dma_caps_lookup() returns NULL and
+ * boardc_cpus_none_dma_setup() does nothing; a driver can call them on every
+ * board.
  */
-/* vendor,eth: 32-bit DMA */
-extern const struct boardc_dma_caps boardc_cpus_none_dma_caps_vendor_eth;
-extern const struct of_device_id boardc_cpus_none_dma_caps_of_match[];
+
+/*
+ * Masters that keep what the kernel gives them:
+ *   eth0: 32-bit DMA (board.cue:23), the kernel's 32 bits
+ */
+
+/*
+ * Compatible -> DMA capabilities, for of_match_node() (<linux/of.h>);
+ * NULL-terminated.
+ */
+static const struct of_device_id boardc_cpus_none_dma_caps_of_match[] __maybe_unused = {
+	{ }
+};
+
+/*
+ * boardc_cpus_none_dma_caps_lookup() returns the DMA capabilities of np, the
+ * entry of boardc_cpus_none_dma_caps_of_match[] that of_match_node() finds for
+ * its compatible strings (the most specific one first), or NULL when the board
+ * has none for it (its masks are what the kernel gives it) or np is NULL. It
+ * leaves a driver's own match table and its of_device_id.data alone.
+ */
+static inline const struct boardc_dma_caps *
+boardc_cpus_none_dma_caps_lookup(const struct device_node *np)
+{
+	const struct of_device_id *id;
+
+	if (!np)
+		return NULL;
+	id = of_match_node(boardc_cpus_none_dma_caps_of_match, np);
+	return id ? id->data : NULL;
+}
+
+/*
+ * boardc_cpus_none_dma_setup() applies the board's DMA capabilities of dev's
+ * device-tree node to dev (boardc_dma_caps_apply()) and returns the error, or 0
+ * without touching dev when the board has none for it. Call it in probe, before
+ * the first mapping or allocation.
+ */
+static inline int boardc_cpus_none_dma_setup(struct device *dev)
+{
+	const struct boardc_dma_caps *caps = boardc_cpus_none_dma_caps_lookup(dev->of_node);
+
+	return caps ? boardc_dma_caps_apply(dev, caps) : 0;
+}
 
 #endif /* BOARDC_CPUS_NONE_H */

@@ -6,19 +6,29 @@
  * master), SoC armada-8040-like: runtime verifier.
  *
  * Load it on the board: for every master the board enables, it finds the device
- * bound to the master's node (of_find_device_by_node()) and, for a PCI host
- * bridge, the PCI devices behind it, and prints one line comparing what the
- * kernel applied with the description: DMA coherency as the DMA layer sees it
- * (dev_is_dma_coherent(), <linux/dma-map-ops.h>), the streaming and coherent
- * DMA masks, and the bus DMA limit the kernel took from dma-ranges
- * (dev->bus_dma_limit, set by of_dma_configure_id(), drivers/of/device.c, from
- * of_dma_get_range(), drivers/of/address.c: the highest address of the nearest
- * non-empty dma-ranges above the device, 0 for none) against the description's.
- * On a DPAA2 SoC it also counts the online CPUs that have a DPIO of their own.
- * A closing line counts the mismatches. With strict=1 a mismatch, or a master
- * with no bound device, makes the load fail.
+ * bound to the master's node (a platform device, of_find_device_by_node(), or
+ * an AMBA primecell, bus_find_device_by_of_node(&amba_bustype)) and prints one
+ * line comparing what the kernel applied with the description: DMA coherency as
+ * the DMA layer sees it (dev_is_dma_coherent(), <linux/dma-map-ops.h>), the
+ * streaming and coherent DMA masks, and the bus DMA limit the kernel took from
+ * dma-ranges (dev->bus_dma_limit, set by of_dma_configure_id(),
+ * drivers/of/device.c, from of_dma_get_range(), drivers/of/address.c: the
+ * highest address of the nearest non-empty dma-ranges above the device, 0 for
+ * none) against the description's. A mask the description leaves to a driver is
+ * checked against the widths that driver can set (driverSets widths: it picks
+ * one at probe, after of_dma_configure_id() narrowed the default), and printed
+ * as information ("any") where the description names none. For a PCI host
+ * bridge it also prints the PCI devices behind it, bridges aside
+ * (pci_is_bridge()): their coherency and bus DMA limit come from the bridge's
+ * node, their masks from each endpoint's own driver, printed as information. On
+ * a DPAA2 SoC it also counts the online CPUs that have a DPIO of their own. A
+ * closing line counts the mismatches. With strict=1 a mismatch, or a master
+ * with no bound device, makes the load fail. A device's driver and masks are
+ * read under its lock (device_lock(), which really_probe() in drivers/base/dd.c
+ * holds while a driver binds and sets them).
  */
 
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
@@ -31,96 +41,178 @@
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 
+/*
+ * amba_bustype: include/linux/amba/bus.h, exported by drivers/amba/bus.c
+ * (CONFIG_ARM_AMBA).
+ */
+#ifdef CONFIG_ARM_AMBA
+#include <linux/amba/bus.h>
+#endif
+
 static bool strict;
 module_param(strict, bool, 0444);
 MODULE_PARM_DESC(strict, "fail the load on any mismatch or unbound master");
+
+/*
+ * struct boardc_verify_widths is what a device's masks may be: bit n - 1 of dma
+ * (coherent) set when an n-bit streaming (coherent) mask matches, 0 when any
+ * does (the mask is printed as information); dma_text and coherent_text are the
+ * same, as printed.
+ */
+struct boardc_verify_widths {
+	u64 dma;
+	u64 coherent;
+	const char *dma_text;
+	const char *coherent_text;
+};
 
 struct boardc_verify_master {
 	const char *key;
 	const char *path;
 	bool coherent;
-	unsigned int dma_bits;
-	unsigned int coherent_bits;
-	u64 bus_limit;	/* the device's own bus_dma_limit */
-	u64 below_limit;	/* that of the devices below it: PCI devices, children */
+	struct boardc_verify_widths own;	/* the node's device */
+	struct boardc_verify_widths below;	/* the devices below it: PCI devices, children */
+	u64 bus_limit;	/* the node's device's bus_dma_limit */
+	u64 below_limit;	/* that of the devices below it */
 	bool children;	/* the masks are on the devices below the node's */
 };
 
 static const struct boardc_verify_master boardc_macchiatobin_ports_verify_masters[] = {
 	/*
 	 * cp0_ethernet: /cp0-bus/bus@f2000000/ethernet@0 (mvpp2), 40-bit
-	 * streaming and 32-bit coherent DMA, board.cue:41
+	 * streaming and 32-bit coherent DMA, board.cue:41; its driver sets the
+	 * masks (board.cue:42), printed as information
 	 */
-	{ "cp0_ethernet", "/cp0-bus/bus@f2000000/ethernet@0", true, 40, 32, 0x0ULL, 0x0ULL, false },
+	{ "cp0_ethernet", "/cp0-bus/bus@f2000000/ethernet@0", true,
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0x0ULL, 0x0ULL, false },
 	/*
 	 * cp1_ethernet: /cp1-bus/bus@f4000000/ethernet@0 (mvpp2), 40-bit
-	 * streaming and 32-bit coherent DMA, board.cue:51
+	 * streaming and 32-bit coherent DMA, board.cue:51; its driver sets the
+	 * masks (board.cue:52), printed as information
 	 */
-	{ "cp1_ethernet", "/cp1-bus/bus@f4000000/ethernet@0", true, 40, 32, 0x0ULL, 0x0ULL, false },
+	{ "cp1_ethernet", "/cp1-bus/bus@f4000000/ethernet@0", true,
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  0x0ULL, 0x0ULL, false },
 	{ }
 };
 
-/* check reports one device of master m and returns whether it matches. */
-static bool check(const struct boardc_verify_master *m, struct device *dev, u64 limit)
+/* width_ok reports whether a mask bits wide is one of set (0: any). */
+static bool width_ok(u64 set, unsigned int bits)
+{
+	return !set || (bits && (set & BIT_ULL(bits - 1)));
+}
+
+/*
+ * check reports device dev of master m against the widths ok and the bus DMA
+ * limit limit, and returns whether it matches. The caller holds dev's lock.
+ */
+static bool check(const struct boardc_verify_master *m, struct device *dev,
+		  const struct boardc_verify_widths *ok, u64 limit)
 {
 	bool coherent = dev_is_dma_coherent(dev);
 	unsigned int bits = dev->dma_mask ? fls64(*dev->dma_mask) : 0;
 	unsigned int cbits = fls64(dev->coherent_dma_mask);
-	bool ok = coherent == m->coherent && bits == m->dma_bits && cbits == m->coherent_bits &&
-		  dev->bus_dma_limit == limit;
+	bool match = coherent == m->coherent && width_ok(ok->dma, bits) &&
+		     width_ok(ok->coherent, cbits) && dev->bus_dma_limit == limit;
 
-	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%u coherent_mask=%u/%u bus_dma_limit=%#llx/%#llx\n",
-		ok ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev),
-		coherent, m->coherent, bits, m->dma_bits, cbits, m->coherent_bits,
+	pr_info("boardc-verify: %s %s %s %s coherent=%d/%d dma_mask=%u/%s coherent_mask=%u/%s bus_dma_limit=%#llx/%#llx\n",
+		match ? "ok" : "MISMATCH", m->key, m->path, dev_name(dev),
+		coherent, m->coherent, bits, ok->dma_text, cbits, ok->coherent_text,
 		(unsigned long long)dev->bus_dma_limit, (unsigned long long)limit);
-	return ok;
+	return match;
 }
 
 /*
- * verify checks the devices of master m, the PCI devices behind it when it is a
- * host bridge (they do the DMA), else its own, and returns the mismatches.
+ * verify_pci checks the PCI devices behind master m at node np, when it is a
+ * host bridge, that a driver is bound to and that are not bridges, and returns
+ * the mismatches.
  */
-static int verify(const struct boardc_verify_master *m, struct device_node *np,
-		  struct platform_device *pdev)
+static int verify_pci(const struct boardc_verify_master *m, struct device_node *np)
 {
-	int bad = 0, n = 0;
+	int bad = 0;
 #ifdef CONFIG_PCI
 	struct pci_dev *pci = NULL;
 	struct pci_host_bridge *bridge;
 
 	for_each_pci_dev(pci) {
 		bridge = pci_find_host_bridge(pci->bus);
-		if (!pci->dev.driver || !bridge || !bridge->dev.parent ||
+		if (pci_is_bridge(pci) || !bridge || !bridge->dev.parent ||
 		    bridge->dev.parent->of_node != np)
 			continue;
-		n++;
-		if (!check(m, &pci->dev, m->below_limit))
+		device_lock(&pci->dev);
+		if (pci->dev.driver && !check(m, &pci->dev, &m->below, m->below_limit))
 			bad++;
+		device_unlock(&pci->dev);
 	}
 #endif
-	if (!n && !check(m, &pdev->dev, m->bus_limit))
-		bad++;
+	return bad;
+}
+
+/*
+ * find_device returns the device of node np with a reference held: its platform
+ * device, else its AMBA primecell device (of_amba_device_create(),
+ * drivers/of/platform.c), else NULL.
+ */
+static struct device *find_device(struct device_node *np)
+{
+	struct platform_device *pdev = of_find_device_by_node(np);
+
+	if (pdev)
+		return &pdev->dev;
+#ifdef CONFIG_ARM_AMBA
+	return bus_find_device_by_of_node(&amba_bustype, np);
+#else
+	return NULL;
+#endif
+}
+
+/*
+ * verify checks master m at node np and the devices below it, and returns the
+ * mismatches; a master without a bound device counts in *unbound.
+ */
+static int verify(const struct boardc_verify_master *m, struct device_node *np, int *unbound)
+{
+	struct device *dev = find_device(np);
+	bool bound;
+	int bad = 0;
+
+	if (!dev) {
+		pr_info("boardc-verify: UNBOUND %s %s: no device\n", m->key, m->path);
+		(*unbound)++;
+		return 0;
+	}
+	device_lock(dev);
+	bound = dev->driver;
+	if (!bound)
+		pr_info("boardc-verify: UNBOUND %s %s %s: no driver\n", m->key, m->path, dev_name(dev));
+	else
+		bad += !check(m, dev, &m->own, m->bus_limit);
+	device_unlock(dev);
+	if (!bound)
+		(*unbound)++;
+	else
+		bad += verify_pci(m, np);
+	put_device(dev);
 	return bad;
 }
 
 static int __init boardc_macchiatobin_ports_verify_init(void)
 {
 	const struct boardc_verify_master *m;
-	struct platform_device *pdev;
 	struct device_node *np;
 	int bad = 0, unbound = 0;
 
 	for (m = boardc_macchiatobin_ports_verify_masters; m->key; m++) {
 		np = of_find_node_by_path(m->path);
-		pdev = np ? of_find_device_by_node(np) : NULL;
-		if (!pdev || !pdev->dev.driver) {
-			pr_info("boardc-verify: UNBOUND %s %s\n", m->key, m->path);
+		if (!np) {
+			pr_info("boardc-verify: UNBOUND %s %s: no node\n", m->key, m->path);
 			unbound++;
-		} else {
-			bad += verify(m, np, pdev);
+			continue;
 		}
-		if (pdev)
-			put_device(&pdev->dev);
+		bad += verify(m, np, &unbound);
 		of_node_put(np);
 	}
 	pr_info("boardc-verify: board macchiatobin-ports: %d mismatch(es), %d master(s) not bound\n", bad, unbound);

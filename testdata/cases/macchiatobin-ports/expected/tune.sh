@@ -10,6 +10,7 @@ set -eu
 
 board='macchiatobin-ports'
 pins_irqs=0
+isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names
 # this board (board.cue:12).

@@ -10,6 +10,8 @@ set -eu
 
 board='policy-isolated'
 pins_irqs=1
+# board.cue:34: isolated CPUs, where no driver hint is followed
+isolated_cpus='2-3'
 
 # board_matches COMPATIBLE succeeds when a root compatible string names
 # this board (board.cue:8).
