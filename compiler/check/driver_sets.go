@@ -69,12 +69,15 @@ var DriverWidthsSet = &Check{
 	NeedsKernel: true,
 	Needs:       FactMasters,
 	Code: diag.Code{ID: "BC0703", Name: "driver-widths", Severity: diag.Warning,
-		Doc: "The master's driverSets.widths are not the streaming-mask widths its driver can set, as the " +
+		Doc: "The master's driverSets.widths differ from the streaming-mask widths its driver can set, as the " +
 			"driver-facts catalogue of the board's kernel reads them from the driver's dma_set_mask*() calls. " +
-			"The runtime verifier accepts exactly the widths stated: one the driver cannot set is never " +
-			"found, and a width the driver sets but the description leaves out is reported as a mismatch " +
-			"on a board where the driver picks it. Only drivers whose widths the catalogue knows (fixed, a " +
-			"choice, per compatible) are checked; the message names the calls."},
+			"The runtime verifier accepts exactly the widths stated: one the driver can never set is a " +
+			"warning, since it hides a mismatch the verifier should find. A width the driver can set but the " +
+			"description leaves out is information: the catalogue lists every width a driver's calls give, " +
+			"for all its compatibles and whatever the hardware reports (xenon_probe(), " +
+			"drivers/mmc/host/sdhci-xenon.c, sets 34 bits on AC5 alone), and the verifier reports it as a " +
+			"mismatch on a board where the driver picks it. Only drivers whose widths the catalogue knows (fixed, " +
+			"a choice, per compatible) are checked; the message names the calls."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			ds := m.DriverSets
@@ -89,10 +92,27 @@ var DriverWidthsSet = &Check{
 			if len(ws) == 0 || slices.Equal(ws, ds.Widths) {
 				continue
 			}
-			p.Report(m.Ref(), ds.WidthsPos, fmt.Sprintf(
-				"master %s's driverSets.widths are %s, but its driver %s sets %s (kernel %s, %s)",
-				m.Key, widthsText(ds.Widths), d.Name, widthsText(ws), p.Kernel.Series, d.Probe),
-				append([]diag.Note{driverNote(p.Kernel, d, matched)}, setNotes(p.Kernel, d)...)...)
+			var never, left []int
+			for _, w := range ds.Widths {
+				if !slices.Contains(ws, w) {
+					never = append(never, w)
+				}
+			}
+			for _, w := range ws {
+				if !slices.Contains(ds.Widths, w) {
+					left = append(left, w)
+				}
+			}
+			notes := append([]diag.Note{driverNote(p.Kernel, d, matched)}, setNotes(p.Kernel, d)...)
+			if len(never) > 0 {
+				p.Report(m.Ref(), ds.WidthsPos, fmt.Sprintf(
+					"master %s's driverSets.widths are %s, but its driver %s sets %s, never %s (kernel %s, %s)",
+					m.Key, widthsText(ds.Widths), d.Name, widthsText(ws), widthsText(never), p.Kernel.Series, d.Probe), notes...)
+				continue
+			}
+			p.ReportSeverity(diag.Info, m.Ref(), ds.WidthsPos, fmt.Sprintf(
+				"master %s's driverSets.widths are %s; its driver %s can also set %s (kernel %s, %s), which the verifier would report as a mismatch",
+				m.Key, widthsText(ds.Widths), d.Name, widthsText(left), p.Kernel.Series, d.Probe), notes...)
 		}
 	},
 }

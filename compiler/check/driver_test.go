@@ -95,8 +95,17 @@ func TestDriverChecks(t *testing.T) {
 		{"choice: widths differ", func(eth, dma *ir.Master) {
 			dma.Compatible, dma.DMABits, dma.DriverSets = []string{"v,choice"}, 64, ds("ahci")
 			dma.DriverSets.Widths, dma.DriverSets.WidthsPos = []int{40, 64}, pos(61)
-		}, []string{"board.cue:61:1: warning: master dma's driverSets.widths are 40 or 64, but its driver ahci sets 32 or 64 " +
+		}, []string{"board.cue:61:1: warning: master dma's driverSets.widths are 40 or 64, but its driver ahci sets 32 or 64, never 40 " +
 			"(kernel 6.12, drivers/ata/ahci_platform.c:40 ahci_probe()) [BC0703]"}},
+		{"choice: widths a subset", func(eth, dma *ir.Master) {
+			dma.Compatible, dma.DMABits, dma.DriverSets = []string{"v,choice"}, 64, ds("ahci")
+			dma.DriverSets.Widths, dma.DriverSets.WidthsPos = []int{64}, pos(61)
+		}, []string{"board.cue:61:1: info: master dma's driverSets.widths are 64; its driver ahci can also set 32 " +
+			"(kernel 6.12, drivers/ata/ahci_platform.c:40 ahci_probe()), which the verifier would report as a mismatch [BC0703]"}},
+		{"choice: widths the same", func(eth, dma *ir.Master) {
+			dma.Compatible, dma.DMABits, dma.DriverSets = []string{"v,choice"}, 64, ds("ahci")
+			dma.DriverSets.Widths, dma.DriverSets.WidthsPos = []int{32, 64}, pos(61)
+		}, nil},
 		{"none: driverSets and 40 bits", func(eth, dma *ir.Master) {
 			eth.Compatible, eth.DMABits, eth.DriverSets = []string{"v,none"}, 40, ds("none_probe()")
 		}, []string{
