@@ -14,6 +14,7 @@ import (
 	"boardc.dev/boardc/compiler/check"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/compiler/kernel"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/outputs"
 	"boardc.dev/boardc/outputs/c"
@@ -54,6 +55,9 @@ type Result struct {
 	// with its digest and the origins of its lines; nil when any
 	// diagnostic is an error.
 	Manifest *outputs.Manifest
+	// Kernel is the driver-facts catalogue the board was checked
+	// against (its kernel's, or the default series'), nil for none.
+	Kernel *kernel.Catalog
 }
 
 // Options change how a board is compiled.
@@ -65,6 +69,12 @@ type Options struct {
 	// compare the description with it. An error is reported as a BC0600
 	// diagnostic at the board's dts.
 	BaseTree func(*ir.Board) (*basetree.Tree, error)
+	// Kernel are the driver-facts catalogues a board is checked against:
+	// its kernel's, or Default's when it names none. nil: the catalogues
+	// boardc ships (check.Shipped); &check.Catalogs{}: none. A kernel
+	// with none is a BC0700 warning at its position, and the driver
+	// checks (BC07xx) do not run.
+	Kernel *check.Catalogs
 }
 
 // Compiler compiles boards, one after the other. It prepares the schema
@@ -112,8 +122,15 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 		}
 		base = t
 	}
-	cr := check.RunPartial(b, base, p.Missing)
-	r := &Result{Board: b, Name: b.Name, Diagnostics: append(ds, cr.Diagnostics...)}
+	cats := opts.Kernel
+	if cats == nil {
+		shipped := check.Shipped()
+		cats = &shipped
+	}
+	cat, kd := cats.For(b)
+	ds = append(ds, kd...)
+	cr := check.RunEnv(b, check.Env{Base: base, Kernel: cat, Missing: p.Missing})
+	r := &Result{Board: b, Name: b.Name, Diagnostics: append(ds, cr.Diagnostics...), Kernel: cat}
 	for _, c := range cr.Ran {
 		r.Checks = append(r.Checks, c.Code)
 	}

@@ -32,6 +32,9 @@ type Explanation struct {
 	Facts []Fact `json:"facts"`
 	// Masters are the masters WHAT names, with their coherence.
 	Masters []Master `json:"masters"`
+	// Drivers are the driver-facts catalogue's facts behind Masters, from
+	// the catalogue the board was checked against; none without one.
+	Drivers []Driver `json:"drivers,omitempty"`
 	// ChecksRan is how many checks ran on the board.
 	ChecksRan int `json:"checksRan"`
 	// Diagnostics are the findings about WHAT, most severe first.
@@ -100,6 +103,7 @@ func Explain(r *boardc.Result, what string) *Explanation {
 			e.Masters = append(e.Masters, Master{Key: m.Key, Coherence: CoherenceText(m)})
 		}
 	}
+	e.Drivers = drivers(r.Kernel, b, e.Masters)
 	return e
 }
 
@@ -115,6 +119,10 @@ func (e *Explanation) WriteText(w io.Writer) error {
 	}
 	for _, m := range e.Masters {
 		fmt.Fprintf(&out, "  => master %s: %s\n", m.Key, m.Coherence)
+	}
+	if len(e.Drivers) > 0 {
+		fmt.Fprintf(&out, "\ndrivers (the driver-facts catalogue of Linux %s):\n", e.Drivers[0].Kernel)
+		writeDrivers(&out, e.Drivers)
 	}
 	fmt.Fprintf(&out, "\nchecks: %d ran, %d reported on it\n", e.ChecksRan, len(e.Diagnostics))
 	if len(e.Diagnostics) > 0 {

@@ -34,8 +34,16 @@ node, bus and that bus's coherency fact, DMA width, its own coherency
 fact, IOMMU, IRQs and their placement, network devices, and the runtime
 policy that names them.
 
+Where the board is checked against a driver-facts catalogue (its kernel:,
+else the newest series boardc ships), each master's driver is shown as
+the catalogue has it: the driver, its probe function, what it does with
+the DMA masks (none, fixed, choice, match-data, runtime, children,
+unknown), the widths and the calls that set them, and its IRQ requests,
+each with its file:line and function in that kernel.
+
 --json prints the same as one JSON object: what, board, facts (pos, ref,
-text), masters (key, coherence), checksRan, diagnostics (as --format=json
+text), masters (key, coherence), drivers (master, kernel, version, name,
+matched, bus, site, probe, bridge, dma, widths, reason, sets, irqs), checksRan, diagnostics (as --format=json
 prints them), generated (file, line, text).
 
 Exit status: 0 when something matched, 1 when WHAT matches nothing or the
@@ -81,6 +89,7 @@ type explainJSONOutput struct {
 	Board       string           `json:"board"`
 	Facts       []explain.Fact   `json:"facts"`
 	Masters     []explain.Master `json:"masters"`
+	Drivers     []explain.Driver `json:"drivers,omitempty"`
 	ChecksRan   int              `json:"checksRan"`
 	Diagnostics []jsonDiag       `json:"diagnostics"`
 	Generated   []explain.Line   `json:"generated"`
@@ -88,7 +97,7 @@ type explainJSONOutput struct {
 
 func explainJSON(e *explain.Explanation) explainJSONOutput {
 	return explainJSONOutput{
-		What: e.What, Board: e.Board, Facts: e.Facts, Masters: e.Masters,
+		What: e.What, Board: e.Board, Facts: e.Facts, Masters: e.Masters, Drivers: e.Drivers,
 		ChecksRan: e.ChecksRan, Diagnostics: jsonDiags(e.Diagnostics), Generated: e.Generated,
 	}
 }

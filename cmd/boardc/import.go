@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/draft"
+	"boardc.dev/boardc/compiler/kernel"
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/internal/outset"
 )
@@ -22,6 +24,7 @@ import (
 func newImport() *cobra.Command {
 	var (
 		outDir, board, soc, root string
+		series                   string
 		include                  []string
 		force, replaceSoC        bool
 	)
@@ -48,6 +51,19 @@ masters (masters: "verified"): import never claims a whole interconnect
 coherent. What a tree cannot say is left with a TODO comment saying what
 to fill in and where to find it: DMA mask widths (which boardc vet then
 lists, one error per master), IRQ action names, network queues, policy.
+
+The driver-facts catalogue of a Linux series (--kernel, default the newest
+boardc ships) fills what the drivers say: for each master whose compatible
+a driver lists (the most specific one, as the kernel matches), its driver,
+its DMA width (32 bits, the OF default, for a driver that sets no mask;
+the width a driver sets, the widest of those it chooses among with
+driverSets.widths, or its compatible's match data) with driverSets naming
+the call, file:line and function, and its IRQ name where the tree gives
+one interrupt and the driver requests one under a literal name or the
+device's name. A comment cites each fact; TODOs stay where the catalogue
+does not know (a width computed at probe, a driver it cannot read, a
+compatible no driver lists). The board gets kernel: SERIES, which vet
+then checks it against.
 
 FILE.dts is compiled as kbuild compiles it (cpp, then dtc -@) with its own
 directory, each -I DIR, and with --dts-root the kernel tree's
@@ -110,7 +126,11 @@ the SoC. --replace-soc writes the SoC's draft over it instead.`,
 			if err != nil {
 				return err
 			}
-			d, err := draft.Generate(tree, draft.Options{Source: source, DTS: dts, Board: board, SoC: soc, Module: module})
+			cat, err := importCatalog(series)
+			if err != nil {
+				return usageError(cmd, err)
+			}
+			d, err := draft.Generate(tree, draft.Options{Source: source, DTS: dts, Board: board, SoC: soc, Module: module, Kernel: cat})
 			if err != nil {
 				return usageError(cmd, err)
 			}
@@ -151,6 +171,7 @@ the SoC. --replace-soc writes the SoC's draft over it instead.`,
 	c.Flags().StringVar(&root, "dts-root", "", "the Linux tree `DIR` the .dts is in (default $"+basetree.RootEnv+")")
 	c.Flags().StringVar(&board, "board", "", "the board's `name` (default: the file's stem)")
 	c.Flags().StringVar(&soc, "soc", "", "the SoC's `name` (default: from the root's second compatible)")
+	c.Flags().StringVar(&series, "kernel", "", "the Linux `series` whose driver-facts catalogue fills the draft (default: the newest boardc ships"+shippedSeries()+")")
 	c.Flags().BoolVar(&force, "force", false, "overwrite the board's existing files")
 	c.Flags().BoolVar(&replaceSoC, "replace-soc", false, "write the SoC's draft over an existing SoC package instead of importing it")
 	return c
@@ -180,4 +201,32 @@ func moduleOf(dir string) (string, []byte, error) {
 		return "boardc.dev/boards", []byte("module: \"boardc.dev/boards@v0\"\nlanguage: version: \"v0.17.0\"\n"), nil
 	}
 	return path, nil, err
+}
+
+// importCatalog returns the catalogue of series, the default one for "",
+// nil when boardc ships none; a series it has none of is an error
+// naming those it has.
+func importCatalog(series string) (*kernel.Catalog, error) {
+	if series == "" {
+		series = kernel.Default()
+		if series == "" {
+			return nil, nil
+		}
+	}
+	if !slices.Contains(kernel.Series(), series) {
+		has := strings.Join(kernel.Series(), ", ")
+		if has == "" {
+			has = "none"
+		}
+		return nil, fmt.Errorf("--kernel %s: boardc has no driver-facts catalogue for it (boardc has %s)", series, has)
+	}
+	return kernel.Load(series)
+}
+
+// shippedSeries lists the series boardc ships catalogues of, for help.
+func shippedSeries() string {
+	if s := kernel.Series(); len(s) > 0 {
+		return "; it has " + strings.Join(s, ", ")
+	}
+	return "; it has none"
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"boardc.dev/boardc/compiler/kernel"
 	"boardc.dev/boardc/schema"
 )
 
@@ -117,6 +118,22 @@ func TestExplainJSON(t *testing.T) {
 			Key       string `json:"key"`
 			Coherence string `json:"coherence"`
 		} `json:"masters"`
+		Drivers []struct {
+			Master  string   `json:"master"`
+			Kernel  string   `json:"kernel"`
+			Version string   `json:"version"`
+			Name    string   `json:"name"`
+			Matched string   `json:"matched"`
+			Bus     string   `json:"bus"`
+			Site    string   `json:"site"`
+			Probe   string   `json:"probe"`
+			Bridge  string   `json:"bridge"`
+			DMA     string   `json:"dma"`
+			Widths  []int    `json:"widths"`
+			Reason  string   `json:"reason"`
+			Sets    []string `json:"sets"`
+			IRQs    []string `json:"irqs"`
+		} `json:"drivers"`
 		ChecksRan   int               `json:"checksRan"`
 		Diagnostics []json.RawMessage `json:"diagnostics"`
 		Generated   []struct {
@@ -129,6 +146,14 @@ func TestExplainJSON(t *testing.T) {
 	text := string(runOK(t, "explain", board, "crypto"))
 	if e.What != "crypto" || e.Board != "espressobin" || e.ChecksRan == 0 || e.Diagnostics == nil {
 		t.Errorf("explain --json: what %q board %q checksRan %d diagnostics %v", e.What, e.Board, e.ChecksRan, e.Diagnostics)
+	}
+	if kernel.Default() != "" {
+		// The catalogue's fact behind crypto: its driver, as the text
+		// form prints it.
+		if len(e.Drivers) != 1 || e.Drivers[0].Master != "crypto" || e.Drivers[0].Kernel != kernel.Default() || e.Drivers[0].Name == "" ||
+			!strings.Contains(text, "  crypto: driver "+e.Drivers[0].Name+" ("+e.Drivers[0].Bus+" bus, "+e.Drivers[0].Site+")") {
+			t.Errorf("explain --json drivers %+v, not as the text form:\n%s", e.Drivers, text)
+		}
 	}
 	pos := regexp.MustCompile(`^\S+\.cue:\d+:\d+$`)
 	if len(e.Facts) == 0 {

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+)
 
 func newVet() *cobra.Command {
 	var f compileFlags
@@ -21,6 +25,8 @@ as skipped. Nothing is written.
 
 ` + baseHelp + `
 
+` + kernelHelp() + `
+
 ` + boardRule,
 		Example: `  boardc vet boards/ls2088a-rdb
   boardc vet ./boards/...
@@ -39,4 +45,17 @@ as skipped. Nothing is written.
 	f.register(c)
 	f.base.register(c)
 	return c
+}
+
+// kernelHelp says which driver-facts catalogue a board is checked
+// against.
+func kernelHelp() string {
+	return `A board's kernel: (a Linux series, "6.12") selects the driver-facts
+catalogue, read from that kernel's sources, its masters are checked
+against; a board that names none is checked against the newest boardc
+ships (` + strings.TrimPrefix(shippedSeries(), "; ") + `). The driver checks BC0701-BC0704 compare each
+master's DMA width, driverSets, driverSets.widths and IRQ names with what
+its driver does, naming the fact (series, file:line function()); a
+master whose compatible no driver lists is not checked. A series boardc
+has no catalogue for is a BC0700 warning, and those checks do not run.`
 }

@@ -11,6 +11,7 @@ import (
 	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/compiler/kernel"
 )
 
 // Check is one semantic check.
@@ -21,6 +22,10 @@ type Check struct {
 	// when the board is checked against one, and Pass.Base is never nil
 	// in its Run.
 	NeedsBase bool
+	// NeedsKernel marks a check against the driver-facts catalogue
+	// (driver_*.go): it runs only when the board is checked against
+	// one, and Pass.Kernel is never nil in its Run.
+	NeedsKernel bool
 	// Needs are the kinds of fact the check reads. On a partial board
 	// (RunPartial) the check runs only when none of them is missing; a
 	// check that declares none is taken to read every fact, so that a
@@ -35,9 +40,13 @@ type Pass struct {
 	Board *ir.Board
 	// Base is the device tree the board's fragment is built on, nil when
 	// none was given; the base-tree checks (NeedsBase) do not run then.
-	Base  *basetree.Tree
-	check *Check
-	found []finding
+	Base *basetree.Tree
+	// Kernel is the driver-facts catalogue of the kernel the board runs,
+	// nil when there is none; the driver checks (NeedsKernel) do not run
+	// then.
+	Kernel *kernel.Catalog
+	check  *Check
+	found  []finding
 }
 
 // finding is a diagnostic about one element, which a waiver naming that
@@ -73,7 +82,7 @@ func Note(pos ir.Pos, format string, args ...any) diag.Note {
 // loader's (diag.Loader), the waivers' and every check's. It is what
 // boardc checks explains and SARIF lists as rules.
 func Codes() []diag.Code {
-	out := append(diag.Loader(), WaiverReason, WaiverUnused, WaiverTarget)
+	out := append(diag.Loader(), WaiverReason, WaiverUnused, WaiverTarget, KernelSeries)
 	for _, c := range All() {
 		out = append(out, c.Code)
 	}
@@ -98,7 +107,8 @@ type Result struct {
 	// sorted by position.
 	Diagnostics diag.List
 	// Ran are the checks that ran, sorted by ID: every check but the
-	// base-tree ones when there is no base tree.
+	// base-tree ones when there is no base tree, and but the driver ones
+	// when there is no driver-facts catalogue.
 	Ran []*Check
 	// Skipped are the checks that did not run on a partial board because
 	// a fact they need is missing, sorted by ID.
@@ -129,18 +139,37 @@ func RunWith(b *ir.Board, base *basetree.Tree) Result { return RunPartial(b, bas
 // listed in Result.Skipped. Waivers that lack a fact, or whose target
 // lacks one, neither silence nor are reported.
 func RunPartial(b *ir.Board, base *basetree.Tree, missing []ir.Ref) Result {
+	return RunEnv(b, Env{Base: base, Missing: missing})
+}
+
+// Env is what a board is checked against besides its description.
+type Env struct {
+	// Base is the board's upstream device tree, nil for none.
+	Base *basetree.Tree
+	// Kernel is the driver-facts catalogue of the kernel the board runs
+	// (Catalogs.For), nil for none.
+	Kernel *kernel.Catalog
+	// Missing are the refs of the elements that lack a fact
+	// (load.Partial.Missing), nil for a whole board.
+	Missing []ir.Ref
+}
+
+// RunEnv is RunPartial with a driver-facts catalogue: the checks that
+// need a base tree or a catalogue run when env has one.
+func RunEnv(b *ir.Board, env Env) Result {
+	base, missing := env.Base, env.Missing
 	var found []finding
 	var ran, skipped []*Check
 	lacking := missingFacts(missing)
 	for _, c := range All() {
-		if c.NeedsBase && base == nil {
+		if c.NeedsBase && base == nil || c.NeedsKernel && env.Kernel == nil {
 			continue
 		}
 		if c.needs()&lacking != 0 {
 			skipped = append(skipped, c)
 			continue
 		}
-		p := &Pass{Board: b, Base: base, check: c}
+		p := &Pass{Board: b, Base: base, Kernel: env.Kernel, check: c}
 		c.Run(p)
 		found = append(found, p.found...)
 		ran = append(ran, c)

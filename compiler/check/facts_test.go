@@ -111,7 +111,7 @@ func TestPartialBoardsCheck(t *testing.T) {
 					t.Fatalf("missing %v: panic: %v", lacking, p)
 				}
 			}()
-			r = RunPartial(b, nil, missing)
+			r = RunEnv(b, Env{Kernel: testKernel(t), Missing: missing})
 		}()
 		if len(r.Diagnostics) > 0 {
 			var s strings.Builder

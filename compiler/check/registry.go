@@ -57,5 +57,9 @@ func All() []*Check {
 		NetdevIndistinct,
 		DPAA2Isolated,
 		BootCPUIsolated,
+		DriverDMAWidth,
+		DriverSets,
+		DriverWidthsSet,
+		DriverIRQName,
 	})
 }

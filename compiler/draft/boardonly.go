@@ -42,3 +42,21 @@ func (d *Draft) Unlisted(soc *ir.SoC) []Unlisted {
 	}
 	return out
 }
+
+// Master is one DMA master of a draft.
+type Master struct {
+	// Key is its key in soc.masters, Path its node's path, Compatible
+	// its node's compatibles, most specific first (nil for none).
+	Key, Path  string
+	Compatible []string
+}
+
+// Masters returns the draft's DMA masters, in the draft's order.
+func (d *Draft) Masters() []Master {
+	out := make([]Master, 0, len(d.g.masters))
+	for _, m := range d.g.masters {
+		c, _ := m.Strings("compatible")
+		out = append(out, Master{Key: d.g.keys.of[m], Path: m.Path, Compatible: c})
+	}
+	return out
+}

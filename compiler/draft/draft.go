@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"boardc.dev/boardc/compiler/basetree"
+	"boardc.dev/boardc/compiler/kernel"
 )
 
 // Options name what the draft is and where it goes.
@@ -25,6 +26,11 @@ type Options struct {
 	// Module is the CUE module the packages are written in, e.g.
 	// "boardc.dev/boards" (without a major version suffix).
 	Module string
+	// Kernel is the driver-facts catalogue the draft is filled from: each
+	// master's driver, DMA widths, driverSets and, where certain, IRQ
+	// names, from the driver that binds its compatibles; the board names
+	// its series. nil: the draft leaves them as TODOs.
+	Kernel *kernel.Catalog
 }
 
 // File is one file of the draft, its path relative to the module root.
@@ -71,7 +77,7 @@ func nameOf(s string) string {
 // boardFields are the top-level fields of the schema's #Board, which the
 // board file declares beside the SoC package it imports.
 var boardFields = map[string]bool{
-	"schema": true, "name": true, "model": true, "compatible": true, "dts": true,
+	"schema": true, "name": true, "model": true, "compatible": true, "dts": true, "kernel": true,
 	"soc": true, "memory": true, "policy": true, "waivers": true,
 }
 

@@ -57,6 +57,10 @@ func (g *gen) socFile(soc, pkg string, compat []string) []byte {
 			"and take their coherency from the bridge's node (pci_dma_configure(), drivers/pci/pci-driver.c), which upstream does not mark dma-coherent; "+
 			"add a bridge as a master only to state a fact about it.", strings.Join(ps, ", ")))
 	}
+	if c := g.o.Kernel; c != nil {
+		w.comment(fmt.Sprintf("Where a driver of Linux %s lists a master's compatible, the driver-facts catalogue (read from %s) fills its driver, dma, driverSets and, where the name is certain, irqs; "+
+			"the comment above each says which fact, at which file:line and function. The TODOs left are what the catalogue does not know.", c.Kernel, c.Source.Tarball))
+	}
 	w.comment(todoDMA)
 	w.comment(todoIRQs)
 	w.comment(todoNet)
@@ -262,6 +266,20 @@ func (g *gen) master(w *w, m *basetree.Node) {
 			}
 		}
 	}
+	if c := g.o.Kernel; c != nil {
+		if d, matched := c.Lookup(compat); d != nil {
+			if isPCIeHost(m) {
+				w.comment("A PCIe host bridge: its endpoints do the DMA, with masks their own drivers set, and inherit its coherency (pci_dma_configure(), drivers/pci/pci-driver.c); dma is the mask of the bridge's own device.")
+			}
+			g.fromCatalog(w, m, d, matched)
+			if strings.HasPrefix(m.Name, "ethernet") {
+				w.comment("TODO netdev: its interfaces and queue counts (see above).")
+			}
+			w.p("}")
+			return
+		}
+		w.comment(fmt.Sprintf("Linux %s (%s): no driver lists its compatibles.", c.Series, c.Kernel))
+	}
 	if isPCIeHost(m) {
 		w.comment("A PCIe host bridge: its endpoints do the DMA, with masks their own drivers set, and inherit its coherency (pci_dma_configure(), drivers/pci/pci-driver.c). " +
 			"TODO dma: the mask of the bridge's own device, which keeps the OF default of 32 bits (of_platform_device_create_pdata(), drivers/of/platform.c) unless its driver sets one; the schema requires it of every master.")
@@ -294,6 +312,10 @@ func (g *gen) boardFile(board, socPkg string, compat []string, soc map[string]st
 	w.p("compatible: %s", w.qs(compat))
 	if g.o.DTS != "" {
 		w.p("dts: %s", w.q(g.o.DTS))
+	}
+	if c := g.o.Kernel; c != nil {
+		w.comment(fmt.Sprintf("The driver-facts catalogue the draft's drivers, DMA widths and IRQ names come from: Linux %s, from %s.", c.Kernel, c.Source.Tarball))
+		w.p("kernel: %s", w.q(c.Series))
 	}
 	w.p("")
 	w.p("soc: %s.soc", socPkg)

@@ -16,6 +16,7 @@ import (
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/draft"
 	"boardc.dev/boardc/compiler/ir"
+	"boardc.dev/boardc/compiler/kernel"
 	"boardc.dev/boardc/compiler/load"
 )
 
@@ -89,6 +90,10 @@ type Result struct {
 	// files build writes), without compiling the tree or the round trip;
 	// 0 when build did not pass.
 	BoardcSeconds float64
+	// Masters are the compatibles of each DMA master of the board's
+	// draft, most specific first, for the driver-facts coverage
+	// (CoverageOf); nil when the import failed.
+	Masters [][]string
 }
 
 // fail records a failure of stage s with the detail and its causes.
@@ -103,16 +108,17 @@ func (r *Result) pass(s Stage, notes ...string) {
 
 // Filler is the rule that adds what a tree cannot give, written as one
 // more file of the draft's board package. It is a placeholder, not a
-// board's facts: 32-bit streaming DMA for every master (the mask an OF
-// platform device starts with; compiler/draft's round-trip facts use
-// the same) and, where the draft has no memory, one region of 1 GiB at
-// 0. Coherency, which the corpus checks, depends on neither.
-const Filler = "corpus filler: 32-bit DMA widths; memory 1 GiB at 0 where the tree has none"
+// board's facts: 32-bit streaming DMA for every master the driver-facts
+// catalogue left without a width (the mask an OF platform device starts
+// with; compiler/draft's round-trip facts use the same) and, where the
+// draft has no memory, one region of 1 GiB at 0. Coherency, which the
+// corpus checks, depends on neither.
+const Filler = "corpus filler: 32-bit DMA widths where the catalogue gives none; memory 1 GiB at 0 where the tree has none"
 
 // fillFile is the text Filler adds to the board package pkg.
 func fillFile(pkg string, memory bool) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "// %s\npackage %s\n\nsoc: masters: [_]: dma: streaming: 32\n", Filler, pkg)
+	fmt.Fprintf(&b, "// %s\npackage %s\n\nsoc: masters: [_]: dma: streaming: *32 | int\n", Filler, pkg)
 	if memory {
 		b.WriteString("memory: [{base: 0x0, size: 0x4000_0000}]\n")
 	}
@@ -140,10 +146,20 @@ func (cp *Corpus) run(ctx context.Context, c *boardc.Compiler, dts, work string,
 	at.reach(Import, r)
 	boardcStart := time.Now()
 
-	d, err := draft.Generate(tree, draft.Options{Source: rel, DTS: rel, Module: "boardc.dev/boards"})
+	var cat *kernel.Catalog
+	if s := kernel.Default(); s != "" {
+		if cat, err = kernel.Load(s); err != nil {
+			r.fail(Import, err.Error(), Normalize(err.Error()))
+			return
+		}
+	}
+	d, err := draft.Generate(tree, draft.Options{Source: rel, DTS: rel, Module: "boardc.dev/boards", Kernel: cat})
 	if err != nil {
 		r.fail(Import, err.Error(), Normalize(err.Error()))
 		return
+	}
+	for _, m := range d.Masters() {
+		r.Masters = append(r.Masters, m.Compatible)
 	}
 	if err := writeFile(filepath.Join(work, "cue.mod", "module.cue"), []byte("module: \"boardc.dev/boards@v0\"\nlanguage: version: \"v0.17.0\"\n")); err != nil {
 		r.fail(Import, err.Error(), "writing the draft: "+Normalize(err.Error()))

@@ -18,6 +18,9 @@ type Counts struct {
 	Boards int `json:"boards"`
 	// Pass holds, per stage name, how many boards passed it.
 	Pass map[string]int `json:"pass"`
+	// Drivers holds, per kernel series boardc ships a catalogue of, how
+	// it covers the drafts' masters; absent when it ships none.
+	Drivers map[string]DriverCount `json:"drivers,omitempty"`
 }
 
 // Baseline is the committed pass counts the test holds a run to: of the
@@ -40,6 +43,7 @@ func CountsOf(results []Result) Counts {
 			}
 		}
 	}
+	c.Drivers = driverCounts(results)
 	return c
 }
 
@@ -66,6 +70,16 @@ func Regressions(base, got Counts) []string {
 		b, g := base.Pass[s.String()], got.Pass[s.String()]
 		if g < b {
 			out = append(out, fmt.Sprintf("%s: %d of %d boards pass, the baseline has %d", s, g, got.Boards, b))
+		}
+	}
+	series := make([]string, 0, len(base.Drivers))
+	for s := range base.Drivers {
+		series = append(series, s)
+	}
+	sort.Strings(series)
+	for _, s := range series {
+		if b, g := base.Drivers[s], got.Drivers[s]; g.Known < b.Known {
+			out = append(out, fmt.Sprintf("kernel %s: the catalogue knows the DMA behaviour of %d of %d masters, the baseline has %d", s, g.Known, g.Masters, b.Known))
 		}
 	}
 	return out
@@ -222,6 +236,8 @@ func Report(run *Run, sample []string, tarball string) []byte {
 		parts = append(parts, fmt.Sprintf("%s %d", s, sc.Pass[s.String()]))
 	}
 	p("%s.", strings.Join(parts, ", "))
+	p("")
+	driversReport(p, run.Results)
 	p("")
 	p("## Failures by cause")
 	p("")

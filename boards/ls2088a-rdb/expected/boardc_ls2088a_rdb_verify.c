@@ -140,7 +140,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:122; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 40 or 49 bits
-	 * (soc/ls2088a/ls2088a.cue:221)
+	 * (soc/ls2088a/ls2088a.cue:226)
 	 */
 	{ "crypto", "/soc/crypto@8000000", true,
 	  { 0x1008080000000ULL, 0x1008080000000ULL, "32,40,49", "32,40,49" },
@@ -158,20 +158,20 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	  { 0x800000000000ULL, 0x800000000000ULL, "48", "48" },
 	  0xffffffffffffULL, 0xffffffffffffULL, true, boardc_ls2088a_rdb_verify_objects },
 	/*
-	 * sata0: /soc/sata@3200000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
+	 * sata0: /soc/sata@3200000 (ahci-qoriq), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:231)
+	 * (soc/ls2088a/ls2088a.cue:236)
 	 */
 	{ "sata0", "/soc/sata@3200000", true,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
 	  { 0x0ULL, 0x0ULL, "any", "any" },
 	  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },
 	/*
-	 * sata1: /soc/sata@3210000 (ahci-qoriq), 48-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:153; bus limit from the dma-ranges of soc,
+	 * sata1: /soc/sata@3210000 (ahci-qoriq), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:231)
+	 * (soc/ls2088a/ls2088a.cue:236)
 	 */
 	{ "sata1", "/soc/sata@3210000", true,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -181,27 +181,27 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:136; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 36, 40, 42, 44 or 48
-	 * bits (soc/ls2088a/ls2088a.cue:227)
+	 * bits (soc/ls2088a/ls2088a.cue:232)
 	 */
 	{ "smmu", "/soc/iommu@5000000", true,
 	  { 0x8a8880000000ULL, 0x8a8880000000ULL, "32,36,40,42,44,48", "32,36,40,42,44,48" },
 	  { 0x0ULL, 0x0ULL, "any", "any" },
 	  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },
 	/*
-	 * usb0: /soc/bus/usb@3100000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
+	 * usb0: /soc/bus/usb@3100000 (dwc3), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:245)
+	 * (soc/ls2088a/ls2088a.cue:250)
 	 */
 	{ "usb0", "/soc/bus/usb@3100000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
 	  { 0x0ULL, 0x0ULL, "any", "any" },
 	  0xffffffffffULL, 0xffffffffffULL, false, NULL },
 	/*
-	 * usb1: /soc/bus/usb@3110000 (dwc3), 40-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:191; bus limit from the dma-ranges of usbbus,
+	 * usb1: /soc/bus/usb@3110000 (dwc3), 64-bit DMA,
+	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:245)
+	 * (soc/ls2088a/ls2088a.cue:250)
 	 */
 	{ "usb1", "/soc/bus/usb@3110000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -409,7 +409,7 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np, 
 /*
  * verify_dpio checks that every online CPU has a DPIO of its own
  * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:198. It returns 1 on a
+ * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:203. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */
