@@ -52,13 +52,13 @@ define BOARDC_TUNE_BUILD_CMDS
 		$(@D)/$(BOARDC_TUNE_BOARD)
 endef
 
-# A board that describes network queue counts gets a tune.sh that sets
-# them with ethtool -L (and mentions ethtool only then): the build stops
-# when the image has no ethtool, rather than tune.sh skipping the counts
-# on the target.
+# A board that describes network queue counts gets a tune.sh whose
+# actions call "channels RX TX", which sets them with ethtool -L: the
+# build stops when the image has no ethtool, rather than tune.sh
+# skipping the counts on the target.
 ifeq ($(BR2_PACKAGE_ETHTOOL),)
 define BOARDC_TUNE_CHECK_ETHTOOL
-	if grep -qw ethtool $(BOARDC_TUNE_OUTDIR)/*/tune.sh 2>/dev/null; then \
+	if grep -q '^[[:space:]]*channels [0-9]' $(BOARDC_TUNE_OUTDIR)/*/tune.sh 2>/dev/null; then \
 		echo "boardc-tune: board $(BOARDC_TUNE_BOARD): tune.sh sets network queue counts with ethtool: enable BR2_PACKAGE_ETHTOOL" >&2; \
 		exit 1; \
 	fi
