@@ -328,6 +328,13 @@ func TestBuildrootCheckPackage(t *testing.T) {
 	lic, _ := filepath.Abs(filepath.Join(root, "LICENSE"))
 	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
 	run(t, br, nil, filepath.Join(br, "support", "download", "check-hash"), lic, "LICENSE", hash)
+	// And boardc-tune's licence texts, as legal-info finds them in the
+	// package's source (boardc-licenses/).
+	tuneHash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc-tune", "boardc-tune.hash"))
+	for _, f := range []string{"GPL-2.0-or-later", "MIT"} {
+		text, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc-tune", "licenses", f))
+		run(t, br, nil, filepath.Join(br, "support", "download", "check-hash"), text, "boardc-licenses/"+f, tuneHash)
+	}
 }
 
 // TestBuildrootDownloadVendors runs Buildroot's download of host-boardc

@@ -21,6 +21,7 @@ $(error BR2_LINUX_KERNEL_EXT_BOARDC_TUNE is set but no device tree is named: set
 endif
 endif
 
+# check-package TypoInPackageVariable
 LINUX_DEPENDENCIES += boardc-tune
 
 ifeq ($(BR2_LINUX_KERNEL_EXT_BOARDC_TUNE_OVERLAY),y)
@@ -44,5 +45,6 @@ endif
 # with LINUX_OVERRIDE_SRCDIR there is no patch step, and the fragment is
 # included after each rsync from the source directory.
 LINUX_POST_PATCH_HOOKS += BOARDC_TUNE_KERNEL_FRAGMENT
+# check-package TypoInPackageVariable
 LINUX_POST_RSYNC_HOOKS += BOARDC_TUNE_KERNEL_FRAGMENT
 endif
