@@ -112,10 +112,12 @@ func missingHostTools(t *testing.T, core string) []string {
 	return missing
 }
 
-// getvar returns the value bitbake gives a recipe's variable.
+// getvar returns the value bitbake gives a recipe's variable; -q keeps
+// the server's messages (such as "Bitbake still alive" during a long
+// parse) out of the value.
 func getvar(t *testing.T, build string, env []string, recipe, v string) string {
 	t.Helper()
-	return strings.TrimSpace(run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake-getvar"), "-r", recipe, "--value", v))
+	return strings.TrimSpace(run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake-getvar"), "-q", "-r", recipe, "--value", v))
 }
 
 // TestYoctoBitbakeParse parses the layer with bitbake and every recipe
@@ -210,5 +212,5 @@ func TestYoctoBitbakeParse(t *testing.T) {
 // getvarFlag returns the value bitbake gives a flag of a recipe's variable.
 func getvarFlag(t *testing.T, build string, env []string, recipe, v, flag string) string {
 	t.Helper()
-	return strings.TrimSpace(run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake-getvar"), "-r", recipe, "-f", flag, "--value", v))
+	return strings.TrimSpace(run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake-getvar"), "-q", "-r", recipe, "-f", flag, "--value", v))
 }
