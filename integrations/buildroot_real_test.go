@@ -103,7 +103,9 @@ func TestBuildrootParses(t *testing.T) {
 		"HOST_BOARDC_HASH_FILES", "HOST_BOARDC_SITE",
 		"BOARDC_TUNE_BUILD_CMDS", "BOARDC_TUNE_INSTALL_INIT_SYSV", "BOARDC_TUNE_INSTALL_INIT_SYSTEMD",
 		"BOARDC_TUNE_INSTALL_TARGET_CMDS", "BOARDC_TUNE_FINAL_DEPENDENCIES", "BOARDC_TUNE_SITE",
-		"LINUX_FINAL_PATCH_DEPENDENCIES", "LINUX_POST_PATCH_HOOKS", "BOARDC_TUNE_KERNEL_FRAGMENT", "LINUX_DTBS")
+		"LINUX_FINAL_PATCH_DEPENDENCIES", "LINUX_FINAL_DEPENDENCIES", "LINUX_POST_PATCH_HOOKS", "LINUX_POST_RSYNC_HOOKS",
+		"BOARDC_TUNE_KERNEL_FRAGMENT", "LINUX_DTBS", "HOST_BOARDC_LDFLAGS", "BR_NO_CHECK_HASH_FOR",
+		"BOARDC_TUNE_LICENSE_FILES", "BOARDC_TUNE_POST_BUILD_HOOKS", "HOST_GO_DEPENDENCIES")
 	ext, _ := filepath.Abs(brTree)
 	top, _ := filepath.Abs(root)
 	for k, want := range map[string]string{
@@ -114,7 +116,10 @@ func TestBuildrootParses(t *testing.T) {
 		"HOST_BOARDC_VERSION":               rev,
 		"HOST_BOARDC_LICENSE_FILES":         "LICENSE",
 		"HOST_BOARDC_HASH_FILES":            filepath.Join(ext, "package", "boardc", "boardc.hash"),
-		"LINUX_FINAL_PATCH_DEPENDENCIES":    "boardc-tune",
+		"LINUX_FINAL_PATCH_DEPENDENCIES":    "",
+		"HOST_BOARDC_LDFLAGS":               "-X main.version=" + rev,
+		"BOARDC_TUNE_LICENSE_FILES":         "boardc-licenses/GPL-2.0-or-later boardc-licenses/MIT",
+		"BOARDC_TUNE_POST_BUILD_HOOKS":      "BOARDC_TUNE_CHECK_ETHTOOL",
 	} {
 		if v[k] != want {
 			t.Errorf("%s = %q, want %q", k, v[k], want)
@@ -131,8 +136,11 @@ func TestBuildrootParses(t *testing.T) {
 		"BOARDC_TUNE_INSTALL_TARGET_CMDS":  "boardc-tune-install " + filepath.Join(o, "build", "boardc-tune-custom", "boardc-out") + " " + filepath.Join(o, "target") + " files",
 		"BOARDC_TUNE_INSTALL_INIT_SYSV":    " " + filepath.Join(o, "target") + " sysv",
 		"BOARDC_TUNE_INSTALL_INIT_SYSTEMD": " " + filepath.Join(o, "target") + " systemd",
-		"BOARDC_TUNE_FINAL_DEPENDENCIES":   "host-boardc host-jq",
+		"BOARDC_TUNE_FINAL_DEPENDENCIES":   "host-boardc host-skeleton skeleton",
+		"LINUX_FINAL_DEPENDENCIES":         "boardc-tune ",
 		"LINUX_POST_PATCH_HOOKS":           "BOARDC_TUNE_KERNEL_FRAGMENT",
+		"LINUX_POST_RSYNC_HOOKS":           "BOARDC_TUNE_KERNEL_FRAGMENT",
+		"HOST_GO_DEPENDENCIES":             "host-go-",
 	} {
 		if !strings.Contains(v[k], want) {
 			t.Errorf("%s = %q, want it to contain %q", k, v[k], want)
@@ -147,6 +155,15 @@ func TestBuildrootParses(t *testing.T) {
 	}
 	if strings.Contains(v["LINUX_DTBS"], "boardc") || strings.Contains(v["BOARDC_TUNE_KERNEL_FRAGMENT"], "--overlay") {
 		t.Errorf("the include route builds an overlay: LINUX_DTBS = %q", v["LINUX_DTBS"])
+	}
+	if strings.Contains(v["BR_NO_CHECK_HASH_FOR"], "boardc") {
+		t.Errorf("BR_NO_CHECK_HASH_FOR = %q: boardc's archive goes unchecked", v["BR_NO_CHECK_HASH_FOR"])
+	}
+	if strings.Contains(v["BOARDC_TUNE_FINAL_DEPENDENCIES"], "toolchain") || strings.Contains(v["BOARDC_TUNE_FINAL_DEPENDENCIES"], "jq") {
+		t.Errorf("BOARDC_TUNE_FINAL_DEPENDENCIES = %q", v["BOARDC_TUNE_FINAL_DEPENDENCIES"])
+	}
+	if !strings.Contains(cfg, "\nBR2_PACKAGE_HOST_GO=y\n") {
+		t.Error("host boardc does not select BR2_PACKAGE_HOST_GO")
 	}
 }
 
@@ -205,6 +222,32 @@ func TestBuildrootOtherBoard(t *testing.T) {
 	}
 	if v["HOST_BOARDC_SOURCE"] != "boardc-v0.1.0-git4-go2.tar.gz" {
 		t.Errorf("HOST_BOARDC_SOURCE = %q, want Buildroot's vendored git archive", v["HOST_BOARDC_SOURCE"])
+	}
+
+	// qemu-virt's tune.sh sets eth0's queue counts with ethtool: without
+	// BR2_PACKAGE_ETHTOOL the build step's check stops the build, on its
+	// outputs only.
+	hook := printvars(t, br, o, "BOARDC_TUNE_CHECK_ETHTOOL", "BOARDC_TUNE_OUTDIR")
+	if hook["BOARDC_TUNE_CHECK_ETHTOOL"] == "" {
+		t.Fatal("no ethtool check without BR2_PACKAGE_ETHTOOL")
+	}
+	for board, fails := range map[string]bool{"qemu-virt": true, "espressobin": false, "ls2088a-rdb": false} {
+		out, _ := boardOutput(t, board)
+		cmd := exec.Command("sh", "-c", strings.ReplaceAll(hook["BOARDC_TUNE_CHECK_ETHTOOL"], hook["BOARDC_TUNE_OUTDIR"], out))
+		msg, err := cmd.CombinedOutput()
+		want := ""
+		if fails {
+			want = "boardc-tune: board qemu-virt: tune.sh sets network queue counts with ethtool: enable BR2_PACKAGE_ETHTOOL\n"
+		}
+		if (err != nil) != fails || string(msg) != want {
+			t.Errorf("%s: the ethtool check: %v %q, want %q", board, err, msg, want)
+		}
+	}
+	o = brConfigure(t, br, "qemu_aarch64_virt_defconfig",
+		"BR2_PACKAGE_HOST_BOARDC=y", `BR2_PACKAGE_HOST_BOARDC_VERSION="v0.1.0"`,
+		"BR2_PACKAGE_BOARDC_TUNE=y", `BR2_PACKAGE_BOARDC_TUNE_BOARD="qemu-virt"`, "BR2_PACKAGE_ETHTOOL=y")
+	if h := printvars(t, br, o, "BOARDC_TUNE_POST_BUILD_HOOKS")["BOARDC_TUNE_POST_BUILD_HOOKS"]; h != "" {
+		t.Errorf("with ethtool: BOARDC_TUNE_POST_BUILD_HOOKS = %q", h)
 	}
 }
 
@@ -285,6 +328,13 @@ func TestBuildrootCheckPackage(t *testing.T) {
 	lic, _ := filepath.Abs(filepath.Join(root, "LICENSE"))
 	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
 	run(t, br, nil, filepath.Join(br, "support", "download", "check-hash"), lic, "LICENSE", hash)
+	// And boardc-tune's licence texts, as legal-info finds them in the
+	// package's source (boardc-licenses/).
+	tuneHash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc-tune", "boardc-tune.hash"))
+	for _, f := range []string{"GPL-2.0-or-later", "MIT"} {
+		text, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc-tune", "licenses", f))
+		run(t, br, nil, filepath.Join(br, "support", "download", "check-hash"), text, "boardc-licenses/"+f, tuneHash)
+	}
 }
 
 // TestBuildrootDownloadVendors runs Buildroot's download of host-boardc
@@ -299,27 +349,19 @@ func TestBuildrootDownloadVendors(t *testing.T) {
 	br := buildroot(t)
 	gobin := testtool.Look(t, "go", "golang-go")
 	testtool.Look(t, "git", "git")
-	top, _ := filepath.Abs(root)
-	revb, err := exec.Command("git", "-C", top, "rev-parse", "HEAD").Output()
+	revb, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skipf("not a git checkout: %v", err)
 	}
 	rev := strings.TrimSpace(string(revb))
 	dl := t.TempDir()
-	name := "boardc-" + rev + "-git4-go2.tar.gz"
-	env := []string{"GO111MODULE=on", "GOFLAGS=-mod=vendor", "GOTOOLCHAIN=local", "GOPROXY=" + localProxy(gobin),
-		"GOMODCACHE=" + filepath.Join(dl, "gomod"), "TAR=tar", "GIT=git", "BR_NO_CHECK_HASH_FOR=" + name}
-	hash, _ := filepath.Abs(filepath.Join(brTree, "package", "boardc", "boardc.hash"))
-	run(t, br, env, filepath.Join(br, "support", "download", "dl-wrapper"),
-		"-c", rev, "-d", filepath.Join(dl, "boardc"), "-D", dl, "-f", name, "-H", hash,
-		"-n", "boardc-"+rev, "-N", "boardc", "-o", filepath.Join(dl, "boardc", name),
-		"-u", "git+"+top, "-p", "go", "--")
+	archive := boardcDownload(t, br, gobin, dl, rev)
 
 	src := filepath.Join(dl, "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	run(t, ".", nil, "tar", "-C", src, "--strip-components=1", "-xzf", filepath.Join(dl, "boardc", name))
+	run(t, ".", nil, "tar", "-C", src, "--strip-components=1", "-xzf", archive)
 	for _, f := range []string{"LICENSE", "go.mod", "vendor/modules.txt", "cmd/boardc"} {
 		if _, err := os.Stat(filepath.Join(src, f)); err != nil {
 			t.Errorf("the download lacks %s: %v", f, err)

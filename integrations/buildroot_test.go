@@ -7,10 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 
-	"boardc.dev/boardc/internal/testtool"
+	"boardc.dev/boardc/outputs"
 )
 
 // brTree is the br2-external tree, relative to this package.
@@ -64,7 +63,6 @@ func manifestFiles(t *testing.T, out, name string) map[string]bool {
 // and units they name are installed), and nothing for mirabox, which has
 // nothing to tune.
 func TestBuildrootInstall(t *testing.T) {
-	testtool.Look(t, "jq", "jq")
 	script, err := filepath.Abs(filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-install"))
 	if err != nil {
 		t.Fatal(err)
@@ -108,19 +106,18 @@ func TestBuildrootInstall(t *testing.T) {
 // output directory without a board, or with two, a board with tune.sh
 // but without the init script or the unit to run it, and a bad part.
 func TestBuildrootInstallRefuses(t *testing.T) {
-	testtool.Look(t, "jq", "jq")
 	script := filepath.Join(brTree, "package", "boardc-tune", "boardc-tune-install")
+	// manifest writes a manifest as boardc does (outputs.Manifest.Encode).
 	manifest := func(dir, board string, files ...string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Join(dir, board), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		var list []string
+		m := outputs.Manifest{Board: board, Emitters: []string{"tune"}, Inputs: []string{board + "/board.cue"}, Schema: 2}
 		for _, f := range files {
-			list = append(list, `{"path":"`+f+`"}`)
+			m.Files = append(m.Files, outputs.ManifestFile{Path: f, SHA256: sha256Hex([]byte(f))})
 		}
-		text := `{"board":"` + board + `","files":[` + strings.Join(list, ",") + `]}`
-		if err := os.WriteFile(filepath.Join(dir, board, "manifest.json"), []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, board, "manifest.json"), m.Encode(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -32,7 +32,7 @@ func TestLicenseChecksums(t *testing.T) {
 	lic := []byte(readFile(t, filepath.Join(root, "LICENSE")))
 	md5sum, shasum := md5Hex(lic), sha256Hex(lic)
 
-	recipe := filepath.Join("yocto", "recipes-devtools", "boardc", "boardc_0.1.0.bb")
+	recipe := filepath.Join("meta-boardc", "recipes-devtools", "boardc", "boardc_0.1.0.bb")
 	m := regexp.MustCompile(`(?m)^LIC_FILES_CHKSUM = "file://src/\$\{GO_IMPORT\}/LICENSE;md5=([0-9a-f]{32})"$`).
 		FindStringSubmatch(readFile(t, recipe))
 	if m == nil {

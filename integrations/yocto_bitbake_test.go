@@ -56,13 +56,12 @@ BBFILES ?= ""
 BBLAYERS = "` + filepath.Join(core, "meta") + " " + layer + " " + filepath.Join(tmp, "testlayer") + `"
 `,
 		// Parse only: no sanity checks (they refuse root and want every
-		// build tool), no other oe-core recipe than the kernel's.
+		// build tool). Every oe-core recipe is parsed with the layer.
 		"build/conf/local.conf": `MACHINE = "boardc-test"
 DISTRO = "nodistro"
 DISTRO_FEATURES:append = " systemd sysvinit"
 INHERIT:remove = "sanity"
 HOSTTOOLS:remove = "` + strings.Join(missingHostTools(t, core), " ") + `"
-BBMASK = "/meta/recipes-(?!kernel/linux/)"
 `,
 	}
 	for name, text := range files {
@@ -113,15 +112,17 @@ func missingHostTools(t *testing.T, core string) []string {
 	return missing
 }
 
-// getvar returns the value bitbake gives a recipe's variable.
+// getvar returns the value bitbake gives a recipe's variable; -q keeps
+// the server's messages (such as "Bitbake still alive" during a long
+// parse) out of the value.
 func getvar(t *testing.T, build string, env []string, recipe, v string) string {
 	t.Helper()
-	return strings.TrimSpace(run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake-getvar"), "-r", recipe, "--value", v))
+	return strings.TrimSpace(run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake-getvar"), "-q", "-r", recipe, "--value", v))
 }
 
-// TestYoctoBitbakeParse parses the layer with bitbake and oe-core: no
-// error and no warning, and the values the recipes must have for the
-// ESPRESSObin machine.
+// TestYoctoBitbakeParse parses the layer with bitbake and every recipe
+// of oe-core: no error and no warning, and the values the recipes must
+// have for the ESPRESSObin machine.
 func TestYoctoBitbakeParse(t *testing.T) {
 	build, env := bitbakeEnv(t)
 	out := run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake"), "-p")
@@ -179,4 +180,37 @@ func TestYoctoBitbakeParse(t *testing.T) {
 	if got := getvar(t, build, env, "linux-yocto", "SRC_URI"); !strings.Contains(got, "git://"+top+";protocol=file;nobranch=1;destsuffix=boardc;name=boardc") {
 		t.Errorf("linux-yocto does not fetch the board module:\n%s", got)
 	}
+
+	// Every recipe builds the commit checked out beside the layer, and
+	// boardc is linked with it as its version.
+	head := strings.TrimSpace(run(t, root, nil, "git", "rev-parse", "HEAD"))
+	for recipe, v := range map[string]string{"boardc-native": "SRCREV", "boardc-tune": "SRCREV", "boardc-dtbo": "SRCREV", "linux-yocto": "SRCREV_boardc"} {
+		if got := getvar(t, build, env, recipe, v); got != head {
+			t.Errorf("%s: %s = %q, want the checkout's HEAD %s", recipe, v, got, head)
+		}
+	}
+	if got := getvar(t, build, env, "boardc-native", "GO_EXTRA_LDFLAGS"); !strings.Contains(got, "-X main.version="+head) {
+		t.Errorf("boardc-native: GO_EXTRA_LDFLAGS = %q, want -X main.version=%s", got, head)
+	}
+	// boardc-tune compiles nothing: no cross compiler, no C library.
+	if deps := strings.Fields(getvar(t, build, env, "boardc-tune", "DEPENDS")); !slices.Contains(deps, "boardc-native") ||
+		slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, "virtual/") }) {
+		t.Errorf("boardc-tune: DEPENDS = %q, want boardc-native and no virtual/ toolchain", deps)
+	}
+	// The kernel's sources are edited in its patch step, after do_boardc.
+	if deps := getvarFlag(t, build, env, "linux-yocto", "do_boardc", "deps"); !strings.Contains(deps, "do_unpack") || strings.Contains(deps, "do_configure") {
+		t.Errorf("linux-yocto: do_boardc[deps] = %q, want after do_unpack, not do_configure", deps)
+	}
+	if deps := getvarFlag(t, build, env, "linux-yocto", "do_patch", "deps"); !strings.Contains(deps, "do_boardc") {
+		t.Errorf("linux-yocto: do_patch[deps] = %q, want do_boardc", deps)
+	}
+	if post := getvarFlag(t, build, env, "linux-yocto", "do_patch", "postfuncs"); !strings.Contains(post, "boardc_kernel_include") {
+		t.Errorf("linux-yocto: do_patch[postfuncs] = %q", post)
+	}
+}
+
+// getvarFlag returns the value bitbake gives a flag of a recipe's variable.
+func getvarFlag(t *testing.T, build string, env []string, recipe, v, flag string) string {
+	t.Helper()
+	return strings.TrimSpace(run(t, build, env, filepath.Join(os.Getenv("BOARDC_BITBAKE"), "bin", "bitbake-getvar"), "-q", "-r", recipe, "-f", flag, "--value", v))
 }

@@ -22,8 +22,8 @@ import (
 // The recipe's generated files, as go-mod-update-modules.bbclass names
 // them (${BPN}-go-mods.inc, ${BPN}-licenses.inc beside the recipe).
 var (
-	goModsInc   = filepath.Join("yocto", "recipes-devtools", "boardc", "boardc-go-mods.inc")
-	licensesInc = filepath.Join("yocto", "recipes-devtools", "boardc", "boardc-licenses.inc")
+	goModsInc   = filepath.Join("meta-boardc", "recipes-devtools", "boardc", "boardc-go-mods.inc")
+	licensesInc = filepath.Join("meta-boardc", "recipes-devtools", "boardc", "boardc-licenses.inc")
 )
 
 // The header go-mod-update-modules.bbclass writes.

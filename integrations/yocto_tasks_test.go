@@ -42,6 +42,8 @@ class D:
     def setVar(self, k, v):
         vars[k] = v
         set[k] = v
+    def appendVar(self, k, v):
+        self.setVar(k, vars.get(k, "") + v)
     def expand(self, s):
         return re.sub(r"\$\{([A-Za-z0-9_:-]+)\}", lambda m: vars[m.group(1)], s)
 def fatal(msg):
@@ -122,6 +124,9 @@ func TestYoctoTuneInstall(t *testing.T) {
 				}
 
 				setVars := map[string]string{}
+				if name == "qemu-virt" { // eth0's queue counts (qemu-virt/board.cue)
+					setVars["RDEPENDS:boardc-tune"] = " ethtool"
+				}
 				if !tf.tune || !strings.Contains(features, "systemd") {
 					setVars["SYSTEMD_SERVICE:boardc-tune"] = ""
 				}
@@ -150,12 +155,12 @@ func TestYoctoTuneInstall(t *testing.T) {
 	}
 }
 
-// TestYoctoKernelInclude runs boardc-kernel.bbclass's do_boardc:append
+// TestYoctoKernelInclude runs boardc-kernel.bbclass's boardc_kernel_include
 // on a kernel tree with every ESPRESSObin device tree, twice.
 func TestYoctoKernelInclude(t *testing.T) {
 	out, name := boardOutput(t, "espressobin")
 	kernel, dts := espressobinKernel(t, "/dts-v1/;\n")
-	body := taskBody(t, filepath.Join(yocto, "classes", "boardc-kernel.bbclass"), "do_boardc:append() {")
+	body := taskBody(t, filepath.Join(yocto, "classes", "boardc-kernel.bbclass"), "boardc_kernel_include() {")
 	script := kernelScript(t, body, name, out, kernel, strings.Join(espressobinDTS, " "))
 	for range 2 {
 		run(t, ".", nil, "sh", "-c", script)
@@ -177,7 +182,7 @@ func TestYoctoKernelInclude(t *testing.T) {
 }
 
 // kernelScript makes a shell script of the body of boardc-kernel.bbclass's
-// do_boardc:append, with bitbake's variables set for the board name, its
+// boardc_kernel_include, with bitbake's variables set for the board name, its
 // output directory out, an arm64 kernel tree and BOARDC_KERNEL_DTS
 // kernelDTS, and a bbfatal that prints its message and exits 1.
 func kernelScript(t *testing.T, body, name, out, kernel, kernelDTS string) string {

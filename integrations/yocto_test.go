@@ -1,7 +1,6 @@
 package integrations
 
 import (
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -9,7 +8,7 @@ import (
 )
 
 // yocto is the layer, relative to this package.
-var yocto = filepath.Join("yocto")
+var yocto = filepath.Join("meta-boardc")
 
 // yoctoRecipes are the layer's recipes and classes, for the text checks.
 var yoctoRecipes = []string{
@@ -24,11 +23,11 @@ var yoctoRecipes = []string{
 
 // TestYoctoLayerText checks the layer against oe-core's conventions
 // where bitbake is not at hand: a layer.conf naming release series that
-// ship Go 1.26, a pinned SRCREV of a commit of this repository whose
-// go.mod, go.sum and LICENSE are the ones the recipe's checksums and
-// module list were made from, no AUTOREV, no CLOSED licence, the tuning
-// packaged per machine, and KERNEL_DEVICETREE with every ESPRESSObin
-// device tree.
+// ship Go 1.26, in a directory named meta-boardc; boardc built from the
+// commit checked out beside the layer (no pinned commit), with that
+// commit linked in as its version; no AUTOREV, no CLOSED licence, the
+// tuning packaged per machine with no default dependencies, and
+// KERNEL_DEVICETREE with every ESPRESSObin device tree.
 func TestYoctoLayerText(t *testing.T) {
 	layer := readFile(t, filepath.Join(yocto, "conf", "layer.conf"))
 	m := regexp.MustCompile(`(?m)^LAYERSERIES_COMPAT_boardc = "([a-z ]+)"$`).FindStringSubmatch(layer)
@@ -50,31 +49,23 @@ func TestYoctoLayerText(t *testing.T) {
 		}
 	}
 
+	// The layer builds the commit checked out beside it: no pinned
+	// commit to drift from the code (TestYoctoBitbakeParse checks the
+	// value bitbake gives it).
 	src := readFile(t, filepath.Join(yocto, "recipes-devtools", "boardc", "boardc-source.inc"))
-	m = regexp.MustCompile(`(?m)^BOARDC_SRCREV \?= "([0-9a-f]{40})"$`).FindStringSubmatch(src)
-	if m == nil {
-		t.Fatal("boardc-source.inc: BOARDC_SRCREV is not a full commit id")
+	if !strings.Contains(src, "\nBOARDC_SRCREV ?= \"${@boardc_checkout_rev(d)}\"\n") {
+		t.Error("boardc-source.inc: BOARDC_SRCREV does not default to the checkout's commit")
 	}
-	rev := m[1]
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Log("git not installed: the pinned commit is not checked")
-	} else if out, err := exec.Command("git", "-C", root, "rev-parse", "--git-dir").Output(); err != nil || len(out) == 0 {
-		t.Log("not a git checkout: the pinned commit is not checked")
-	} else if exec.Command("git", "-C", root, "cat-file", "-e", rev+"^{commit}").Run() != nil &&
-		isShallow() {
-		t.Logf("BOARDC_SRCREV %s is not in this shallow clone: the pinned commit is not checked", rev[:12])
-	} else {
-		for _, f := range []string{"go.mod", "go.sum", "LICENSE"} {
-			cmd := exec.Command("git", "-C", root, "show", rev+":"+f)
-			at, err := cmd.Output()
-			if err != nil {
-				t.Errorf("BOARDC_SRCREV %s: no %s in it (%v): pin a commit of this repository", rev, f, err)
-				continue
-			}
-			if string(at) != readFile(t, filepath.Join(root, f)) {
-				t.Errorf("%s at BOARDC_SRCREV %s differs from the checkout's: pin the commit that changed it, and regenerate boardc-go-mods.inc", f, rev[:12])
-			}
+	for _, f := range append(yoctoRecipes, "conf/layer.conf") {
+		if m := regexp.MustCompile(`(?m)^[A-Z_a-z]*SRCREV[A-Za-z_:]* \??= "[0-9a-f]{40}"`).FindString(readFile(t, filepath.Join(yocto, f))); m != "" {
+			t.Errorf("%s pins a commit: %s", f, m)
 		}
+	}
+	if filepath.Base(yocto) != "meta-boardc" {
+		t.Errorf("the layer's directory is %s: bitbake-layers names a layer after it", yocto)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(yocto, "recipes-devtools", "boardc", "boardc_0.1.0.bb")), "\nGO_EXTRA_LDFLAGS:append = \" -X main.version=${SRCREV}\"\n") {
+		t.Error("boardc_0.1.0.bb does not link the commit in as boardc's version")
 	}
 
 	tune := readFile(t, filepath.Join(yocto, "recipes-bsp", "boardc-tune", "boardc-tune.bb"))
@@ -86,6 +77,7 @@ func TestYoctoLayerText(t *testing.T) {
 		`PACKAGESPLITFUNCS =+ "boardc_tune_init_packages"`,
 		"inherit systemd update-rc.d",
 		"json.load(f)",
+		`INHIBIT_DEFAULT_DEPS = "1"`,
 	} {
 		if !strings.Contains(tune, want) {
 			t.Errorf("boardc-tune.bb lacks %s", want)
@@ -127,12 +119,6 @@ func TestYoctoLayerText(t *testing.T) {
 			}
 		}
 	}
-}
-
-// isShallow reports whether the checkout is a shallow clone.
-func isShallow() bool {
-	out, err := exec.Command("git", "-C", root, "rev-parse", "--is-shallow-repository").Output()
-	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
 // kernelDTS takes the path of a kernel device tree below arch/<arch>/boot/dts/.

@@ -4,18 +4,15 @@
 #
 ################################################################################
 
-LINUX_EXTENSIONS += boardc-tune
+# Not one of LINUX_EXTENSIONS: those make the kernel's patch step wait
+# for the extension's patch step only, and the fragment is what
+# boardc-tune builds. boardc-tune.mk makes the kernel's patch and rsync
+# steps wait for the whole package; as a dependency, it also comes
+# before the kernel's configure and build steps.
 
 BOARDC_TUNE_KERNEL_DTS = $(or \
 	$(call qstrip,$(BR2_LINUX_KERNEL_EXT_BOARDC_TUNE_DTS)), \
 	$(call qstrip,$(BR2_LINUX_KERNEL_INTREE_DTS_NAME)))
-
-# As a kernel extension, boardc-tune is built before the kernel is
-# patched. The fragment is included after the kernel's patches are
-# applied, so that no patch meets a modified .dts.
-define BOARDC_TUNE_PREPARE_KERNEL
-	@$(call MESSAGE,"boardc fragment for: $(BOARDC_TUNE_KERNEL_DTS)")
-endef
 
 ifeq ($(BR2_LINUX_KERNEL_EXT_BOARDC_TUNE),y)
 ifeq ($(BR_BUILDING),y)
@@ -23,6 +20,9 @@ ifeq ($(BOARDC_TUNE_KERNEL_DTS),)
 $(error BR2_LINUX_KERNEL_EXT_BOARDC_TUNE is set but no device tree is named: set BR2_LINUX_KERNEL_EXT_BOARDC_TUNE_DTS or BR2_LINUX_KERNEL_INTREE_DTS_NAME)
 endif
 endif
+
+# check-package TypoInPackageVariable
+LINUX_DEPENDENCIES += boardc-tune
 
 ifeq ($(BR2_LINUX_KERNEL_EXT_BOARDC_TUNE_OVERLAY),y)
 # <vendor>/boardc-<board>, beside the first device tree.
@@ -41,5 +41,10 @@ define BOARDC_TUNE_KERNEL_FRAGMENT
 			$(BOARDC_TUNE_OUTDIR) $(LINUX_ARCH_PATH)/boot/dts/$(dts).dts$(sep))
 endef
 endif
+# After the kernel's patches, so that no patch meets a modified .dts;
+# with LINUX_OVERRIDE_SRCDIR there is no patch step, and the fragment is
+# included after each rsync from the source directory.
 LINUX_POST_PATCH_HOOKS += BOARDC_TUNE_KERNEL_FRAGMENT
+# check-package TypoInPackageVariable
+LINUX_POST_RSYNC_HOOKS += BOARDC_TUNE_KERNEL_FRAGMENT
 endif

@@ -15,6 +15,9 @@ PV .= "+git"
 
 GO_IMPORT = "boardc.dev/boardc"
 GO_INSTALL = "${GO_IMPORT}/cmd/boardc"
+# boardc version prints the commit built (go.bbclass builds with
+# -trimpath, from a source tree without the checkout's history).
+GO_EXTRA_LDFLAGS:append = " -X main.version=${SRCREV}"
 
 # Every Go module boardc builds with, fetched by the gomod:// fetcher
 # (do_fetch, so builds need no network after it), and their licences.

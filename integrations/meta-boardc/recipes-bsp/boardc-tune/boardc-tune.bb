@@ -12,6 +12,8 @@ require recipes-devtools/boardc/boardc-board.inc
 
 # One board per machine: the package belongs to the machine.
 PACKAGE_ARCH = "${MACHINE_ARCH}"
+# Nothing is compiled for the target: no cross compiler, no C library.
+INHIBIT_DEFAULT_DEPS = "1"
 
 inherit systemd update-rc.d
 
@@ -90,9 +92,16 @@ python do_install() {
 # Without the board's unit or init script (a board without runtime
 # tuning), nothing to enable or link: systemd.bbclass would stop on the
 # unit SYSTEMD_SERVICE names, update-rc.d.bbclass would link a script
-# that is not there. Runs before both (PACKAGESPLITFUNCS =+).
+# that is not there. Runs before both (PACKAGESPLITFUNCS =+). A tune.sh
+# whose actions set network queue counts ("channels RX TX") runs
+# ethtool -L: the package then depends on ethtool.
 python boardc_tune_init_packages() {
-    import os
+    import os, re
+    tune = d.expand('${D}${BOARDC_LIBEXEC_DIR}/${BOARDC_BOARD}/tune.sh')
+    if os.path.exists(tune):
+        with open(tune) as f:
+            if re.search(r'(?m)^\s*channels [0-9]', f.read()):
+                d.appendVar('RDEPENDS:' + d.getVar('PN'), ' ethtool')
     if not os.path.exists(d.expand('${D}${systemd_system_unitdir}/boardc-tune-${BOARDC_BOARD}.service')):
         d.setVar('SYSTEMD_SERVICE:' + d.getVar('PN'), '')
     if not os.path.exists(d.expand('${D}${sysconfdir}/init.d/${INITSCRIPT_NAME}')):

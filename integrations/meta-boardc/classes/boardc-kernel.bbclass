@@ -5,11 +5,17 @@
 #   inherit boardc-kernel
 #
 # with BOARDC_BOARD set by the machine (conf/machine/include/boardc-*.inc).
-# do_boardc compiles the board, then copies <board>.dtsi beside each
-# device tree of BOARDC_KERNEL_DTS as boardc-<board>.dtsi and appends
-# '#include "boardc-<board>.dtsi"' to it, once, before do_compile builds
-# the DTBs of KERNEL_DEVICETREE. This works for every board, also one
-# whose fragment deletes a property (no overlay: boardc's BC0105).
+# do_boardc compiles the board before the kernel's patch step; at the end
+# of that step, after the kernel's own patches, boardc_kernel_include
+# copies <board>.dtsi beside each device tree of BOARDC_KERNEL_DTS as
+# boardc-<board>.dtsi and appends '#include "boardc-<board>.dtsi"' to
+# it, once. The kernel source is edited where its patches edit it, in
+# do_patch, and nowhere later (other recipes share it through
+# STAGING_KERNEL_DIR); kbuild reads device trees from the source tree
+# only (scripts/Makefile.dtbs, Linux 6.12: cpp includes from the .dts's
+# directory), so a copy in ${B} would not be built. This works for every
+# board, also one whose fragment deletes a property (no overlay:
+# boardc's BC0105).
 
 BOARDC_BOARD ??= ""
 
@@ -21,6 +27,8 @@ SRC_URI:append = " ${@'${BOARDC_MODULE_URI}' if d.getVar('BOARDC_BOARD') else ''
 SRCREV_boardc = "${BOARDC_SRCREV}"
 BOARDC_SRCDIR = "${UNPACKDIR}/${BOARDC_MODULE_SUBDIR}"
 BOARDC_BOARDS = "${BOARDC_BOARD}"
+# Outside ${B}, which the kernel's configure step cleans.
+BOARDC_OUTDIR = "${WORKDIR}/boardc-out"
 
 # The kernel device trees (relative to arch/${ARCH}/boot/dts, without
 # .dts) that include the fragment: by default every DTB of
@@ -29,7 +37,12 @@ BOARDC_KERNEL_DTS ?= "${@' '.join(x[:-4] for x in d.getVar('KERNEL_DEVICETREE').
 
 inherit boardc
 
-do_boardc:append() {
+# Before the patch step rather than before do_compile: once boardc-native
+# is in the recipe's sysroot and the module is unpacked.
+deltask do_boardc
+addtask boardc after do_unpack do_prepare_recipe_sysroot before do_patch
+
+boardc_kernel_include() {
 	fragment="boardc-${BOARDC_BOARD}.dtsi"
 	src="${BOARDC_OUTDIR}/${BOARDC_BOARD}/${BOARDC_BOARD}.dtsi"
 	[ -f "$src" ] || bbfatal "boardc: board ${BOARDC_BOARD} produces no ${BOARDC_BOARD}.dtsi"
@@ -42,7 +55,8 @@ do_boardc:append() {
 			printf '\n#include "%s"\n' "$fragment" >>"$file"
 	done
 }
-do_boardc[vardeps] += "BOARDC_KERNEL_DTS"
+do_patch[postfuncs] += "${@'boardc_kernel_include' if d.getVar('BOARDC_BOARD') else ''}"
+do_patch[vardeps] += "BOARDC_KERNEL_DTS BOARDC_BOARD"
 
 # A machine without a board keeps its kernel as it is.
 python () {
