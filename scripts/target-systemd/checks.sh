@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: (GPL-2.0-or-later OR MIT)
+# The systemd guest's checks, run by boardc-systemd-checks.service once
+# multi-user.target is reached (systemd is PID 1, udev and irqbalance are
+# Debian's). They check that the board's generated systemd units, udev
+# rule and irqbalance drop-in do what their headers say:
+#
+#   /boardc/board   the board's name
+#   /boardc/mode    "full" (the outputs are installed) or "control" (none
+#                   of them is: every check must then fail)
+#   /boardc/xfail   checks known to fail today, one ID a line
+#
+# The virt machine's NICs are named by .link files: the 4-queue PCI NIC
+# br-lan (a dashed name), the virtio-mmio one wan0. Each check prints
+#   boardc-systemd: ok|FAIL|xfail|XPASS ID: detail
+# and the last line is "boardc-systemd: N passed, M failed".
+set -u
+board=$(cat /boardc/board)
+mode=$(cat /boardc/mode)
+tune=/usr/libexec/boardc/$board/tune.sh
+unit=boardc-tune-$board
+passed=0
+failed=0
+
+say() { echo "boardc-systemd: $*"; }
+known() { grep -qxF "$1" /boardc/xfail 2>/dev/null; }
+
+# result ID OK DETAIL records a check (OK 0 when it held); a known
+# failure counts as passed when it fails and as failed when it holds.
+result() {
+	if known "$1"; then
+		if [ "$2" = 0 ]; then
+			failed=$((failed + 1))
+			say "XPASS $1: $3 (listed as a known failure: take it off the list)"
+		else
+			passed=$((passed + 1))
+			say "xfail $1: $3"
+		fi
+	elif [ "$2" = 0 ]; then
+		passed=$((passed + 1))
+		say "ok $1: $3"
+	else
+		failed=$((failed + 1))
+		say "FAIL $1: $3"
+	fi
+}
+
+# prop UNIT NAME prints one property of UNIT as systemd shows it.
+prop() { systemctl show -P "$2" "$1" 2>/dev/null; }
+
+# states PATTERN lists the units matching PATTERN with their state.
+states() {
+	systemctl list-units --all --no-legend --plain "$1" 2>/dev/null |
+		awk '{ printf "%s%s %s/%s", sep, $1, $3, $4; sep = ", " }'
+}
+
+# wait_for SECONDS COMMAND... retries COMMAND once a second.
+wait_for() {
+	n=$1
+	shift
+	while ! "$@"; do
+		[ "$n" -gt 0 ] || return 1
+		n=$((n - 1))
+		sleep 1
+	done
+}
+
+mask_is() { [ "$(tr -d ',\n' <"$1" 2>/dev/null | sed 's/^0*//; s/^$/0/')" = "$2" ]; }
+
+say "mode $mode, board $board, $(uname -r), systemd $(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p'), $(nproc) CPUs"
+say "interfaces: $(ip -o link show | awk -F': ' '{ printf "%s ", $2 }')"
+
+# --- the boot unit: ran, succeeded, never waited on a device -----------------
+r=$(prop "$unit.service" Result)
+st=$(prop "$unit.service" ExecMainStatus)
+ae=$(prop "$unit.service" ActiveEnterTimestampMonotonic)
+ie=$(prop "$unit.service" InactiveExitTimestampMonotonic)
+took=$(((${ae:-0} - ${ie:-0}) / 1000))
+# Status 4 (applied, items missing) is a success (SuccessExitStatus=4):
+# the unit runs before udev has probed the NICs, whose IRQs and queues
+# the template unit tunes when each appears.
+ok=1
+if [ "$(prop "$unit.service" ActiveState)" = active ] && [ "$r" = success ] &&
+	[ "${ae:-0}" -gt 0 ]; then
+	ok=0
+fi
+result boot-unit "$ok" "$unit.service $(prop "$unit.service" ActiveState), result ${r:-none}, status ${st:-none}, ran ${took} ms"
+timeouts=$(journalctl -b --no-pager -o cat 2>/dev/null | grep -ci 'timed out')
+ok=1
+if [ "$(prop "$unit.service" LoadState)" = loaded ] && [ "$timeouts" = 0 ] &&
+	! prop "$unit.service" After | tr ' ' '\n' | grep -q '\.device$'; then
+	ok=0
+fi
+result boot-unit-no-device "$ok" "$(prop "$unit.service" LoadState), $timeouts job(s) timed out, devices it orders after: $(prop "$unit.service" After | tr ' ' '\n' | grep -c '\.device$')"
+
+# --- the template unit, started by the udev rule, per interface --------------
+# wan0: a plain name. tune.sh sets its rx-0 RPS mask to CPUs 2-3 (c).
+wan_tuned() { [ "$(prop "$unit@wan0.service" Result)" = success ] && mask_is /sys/class/net/wan0/queues/rx-0/rps_cpus c; }
+ok=1
+wait_for 20 wan_tuned && ok=0
+result template-plain "$ok" "$unit@wan0.service: $(prop "$unit@wan0.service" ActiveState)/$(prop "$unit@wan0.service" Result); wan0 rx-0 rps_cpus $(cat /sys/class/net/wan0/queues/rx-0/rps_cpus 2>/dev/null)"
+# br-lan: a dashed name, which a unit instance must carry escaped
+# (br\x2dlan) for %I to give back br-lan and %i to name the device unit
+# systemd made for it, sys-subsystem-net-devices-br\x2dlan.device.
+lan_tuned() { mask_is /sys/class/net/br-lan/queues/rx-0/rps_cpus 3 && mask_is /sys/class/net/br-lan/queues/rx-2/rps_cpus c; }
+ok=1
+wait_for 20 lan_tuned && ok=0
+inst=$(states "$unit@*")
+dev=$(systemctl list-units --all --no-legend --plain 'sys-subsystem-net-devices-*' | awk '{ printf "%s ", $1 }')
+result template-dashed "$ok" "br-lan rx-0 rps_cpus $(cat /sys/class/net/br-lan/queues/rx-0/rps_cpus 2>/dev/null), rx-2 $(cat /sys/class/net/br-lan/queues/rx-2/rps_cpus 2>/dev/null); instances: ${inst:-none}; device units: $dev"
+for i in wan0 br-lan; do
+	say "  $i: udev $(udevadm info -q property "/sys/class/net/$i" 2>/dev/null | grep -E '^(SYSTEMD_WANTS|TAGS|ID_NET_NAME)=' | tr '\n' ' ')"
+	say "  $i: device unit wants: $(systemctl show -P Wants "/sys/class/net/$i" 2>/dev/null)"
+done
+journalctl -b --no-pager -o short-monotonic 2>/dev/null | grep -i "boardc-tune-$board@" | tail -n 8 | sed 's/^/boardc-systemd:   journal: /'
+for i in $(systemctl list-units --all --no-legend --plain "$unit@*" | awk '{ print $1 }'); do
+	say "  $i: ExecStart $(prop "$i" ExecStart | sed -n 's/.*argv\[\]=\([^;]*\);.*/\1/p'), BindsTo $(prop "$i" BindsTo)"
+done
+
+# --- a later rename re-tunes the interface (a move uevent) -------------------
+# Its RPS mask is cleared behind tune.sh's back, then wan0 is renamed
+# uplink0: the udev rule must start the template unit for the new name.
+echo 0 >/sys/class/net/wan0/queues/rx-0/rps_cpus 2>/dev/null
+ip link set dev wan0 down 2>/dev/null
+ip link set dev wan0 name uplink0 2>/dev/null
+up_tuned() { mask_is /sys/class/net/uplink0/queues/rx-0/rps_cpus c; }
+ok=1
+wait_for 20 up_tuned && ok=0
+result rename "$ok" "wan0 renamed $(test -e /sys/class/net/uplink0 && echo uplink0 || echo 'NOT renamed'); rx-0 rps_cpus $(cat /sys/class/net/uplink0/queues/rx-0/rps_cpus 2>/dev/null); instances: $(states "$unit@*")"
+
+# --- irqbalance leaves the banned IRQs where tune.sh put them ----------------
+# irqbalance rebalances every 10 s (irqbalance.c, sleep_interval): after
+# it has run 25 s, tune.sh --verify --only irq must find no drift.
+irqb_ran() {
+	ae=$(prop irqbalance.service ActiveEnterTimestampMonotonic)
+	now=$(awk '{ printf "%d", $1 * 1000000 }' /proc/uptime)
+	[ "$(prop irqbalance.service ActiveState)" = active ] && [ "${ae:-0}" -gt 0 ] && [ $((now - ae)) -gt 25000000 ]
+}
+# In the control no boot unit pins the IRQs: pin them as it would, and
+# restart irqbalance after it (as the drop-in orders it), so that only
+# the drop-in's policy script is missing.
+if [ "$mode" = control ] && [ -f "$tune" ]; then
+	sh "$tune" --only irq,sysctl >/dev/null 2>&1
+	systemctl restart irqbalance.service
+fi
+wait_for 60 irqb_ran
+irqb="irqbalance $(prop irqbalance.service ActiveState) (pid $(prop irqbalance.service MainPID), $(tr '\0' ' ' </proc/"$(prop irqbalance.service MainPID)"/cmdline 2>/dev/null))"
+ok=1
+if [ -f "$tune" ]; then
+	v=$(sh "$tune" --verify --only irq 2>&1) && ok=0
+else
+	v="no $tune"
+fi
+result irqbalance "$ok" "$irqb; tune.sh --verify --only irq: $(printf '%s' "$v" | tail -n 5 | tr '\n' ';')"
+
+say "$passed passed, $failed failed"
