@@ -13,7 +13,7 @@
 # outputs installed where their headers say, and the guest's checks
 # (scripts/target-systemd/checks.sh, run by a oneshot unit after
 # multi-user.target). The virt machine's 4-queue PCI NIC is renamed br-lan
-# by a .link file, the virtio-mmio one wan0. A second boot, the negative
+# by a .link file; the virtio-mmio one keeps its kernel name. A second boot, the negative
 # control, installs none of the generated units, rule or drop-in: every
 # check must then fail.
 #
@@ -151,7 +151,9 @@ overlay() {
 	echo "$name" >"$d/boardc/board"
 	echo "$1" >"$d/boardc/mode"
 	cp "$s/checks.sh" "$d/boardc/checks.sh"
-	cp "$work/xfail" "$d/boardc/xfail"
+	# The control lists no known failure: each of its checks must fail.
+	: >"$d/boardc/xfail"
+	[ "$1" = control ] || cp "$work/xfail" "$d/boardc/xfail"
 	cp "$s/boardc-systemd-checks.service" "$d/etc/systemd/system/"
 	cp "$s"/10-boardc-*.link "$d/etc/systemd/network/"
 	cp "$s/modules-load.conf" "$d/etc/modules-load.d/boardc-virtio.conf"
@@ -170,7 +172,12 @@ overlay() {
 	install -m 0755 "$out/irqbalance-policy.sh" "$d/usr/libexec/boardc/irqbalance.d/boardc-$name"
 }
 # Known failures, one check ID a line, each taken off when its fix lands.
-: >"$work/xfail"
+# The generated rule starts the template unit on ACTION=="add" only, with
+# $name unescaped: an interface renamed as udev adds it (a .link file) is
+# never tuned, since the move uevent of the rename does not match; a
+# dashed name reaches the unit unescaped (%I turns "-" into "/"); a
+# later rename is a move uevent, which the rule does not match.
+printf '%s\n' template-renamed template-escape rename >"$work/xfail"
 for m in full control; do
 	overlay "$m" "$work/$m"
 	(cd "$work/$m" && find . | cpio -o -H newc --quiet) >"$work/$m.cpio"
@@ -214,7 +221,7 @@ full=$(closing "$work/full.log")
 sed 's/^/  control: /' "$work/control.log.results" >&2
 closing "$work/control.log" >/dev/null
 missed=
-for c in boot-unit boot-unit-no-device template-plain template-dashed rename irqbalance; do
+for c in boot-unit boot-unit-no-device template-plain template-renamed template-escape rename irqbalance; do
 	grep -q "^FAIL $c:" "$work/control.log.results" || missed="$missed $c"
 done
 [ -z "$missed" ] || fail "negative control: without the outputs these checks still passed:$missed"

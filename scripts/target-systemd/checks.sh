@@ -10,8 +10,9 @@
 #                   of them is: every check must then fail)
 #   /boardc/xfail   checks known to fail today, one ID a line
 #
-# The virt machine's NICs are named by .link files: the 4-queue PCI NIC
-# br-lan (a dashed name), the virtio-mmio one wan0. Each check prints
+# A .link file names the virt machine's 4-queue PCI NIC br-lan (a dashed
+# name, given as udev adds it); the virtio-mmio NIC keeps its kernel
+# name. Each check prints
 #   boardc-systemd: ok|FAIL|xfail|XPASS ID: detail
 # and the last line is "boardc-systemd: N passed, M failed".
 set -u
@@ -68,9 +69,12 @@ wait_for() {
 mask_is() { [ "$(tr -d ',\n' <"$1" 2>/dev/null | sed 's/^0*//; s/^$/0/')" = "$2" ]; }
 
 say "mode $mode, board $board, $(uname -r), systemd $(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p'), $(nproc) CPUs"
-say "interfaces: $(ip -o link show | awk -F': ' '{ printf "%s ", $2 }')"
 
 # --- the boot unit: ran, succeeded, never waited on a device -----------------
+# With DefaultDependencies=no, multi-user.target is not ordered after it
+# (systemd.target(5)): wait for it to leave "activating".
+settled() { [ "$(prop "$unit.service" ActiveState)" != activating ]; }
+wait_for 300 settled
 r=$(prop "$unit.service" Result)
 st=$(prop "$unit.service" ExecMainStatus)
 ae=$(prop "$unit.service" ActiveEnterTimestampMonotonic)
@@ -94,39 +98,60 @@ fi
 result boot-unit-no-device "$ok" "$(prop "$unit.service" LoadState), $timeouts job(s) timed out, devices it orders after: $(prop "$unit.service" After | tr ' ' '\n' | grep -c '\.device$')"
 
 # --- the template unit, started by the udev rule, per interface --------------
-# wan0: a plain name. tune.sh sets its rx-0 RPS mask to CPUs 2-3 (c).
-wan_tuned() { [ "$(prop "$unit@wan0.service" Result)" = success ] && mask_is /sys/class/net/wan0/queues/rx-0/rps_cpus c; }
+# The virtio-mmio NIC keeps its kernel name; tune.sh sets its rx-0 RPS
+# mask to CPUs 2-3 (c).
+plain=
+for f in /sys/class/net/*/address; do
+	[ "$(cat "$f")" = 52:54:00:12:34:57 ] && plain=$(basename "${f%/address}")
+done
+say "interfaces: $(echo /sys/class/net/* | sed 's|/sys/class/net/||g') (the virtio-mmio NIC: ${plain:-none})"
+# instances prints the template unit's instances and their states.
+instances() { states "$unit@*"; }
+plain_tuned() { [ "$(prop "$unit@$plain.service" Result)" = success ] && mask_is "/sys/class/net/$plain/queues/rx-0/rps_cpus" c; }
 ok=1
-wait_for 20 wan_tuned && ok=0
-result template-plain "$ok" "$unit@wan0.service: $(prop "$unit@wan0.service" ActiveState)/$(prop "$unit@wan0.service" Result); wan0 rx-0 rps_cpus $(cat /sys/class/net/wan0/queues/rx-0/rps_cpus 2>/dev/null)"
-# br-lan: a dashed name, which a unit instance must carry escaped
-# (br\x2dlan) for %I to give back br-lan and %i to name the device unit
-# systemd made for it, sys-subsystem-net-devices-br\x2dlan.device.
+wait_for 20 plain_tuned && ok=0
+result template-plain "$ok" "$unit@$plain.service: $(prop "$unit@$plain.service" ActiveState)/$(prop "$unit@$plain.service" Result); $plain rx-0 rps_cpus $(cat "/sys/class/net/$plain/queues/rx-0/rps_cpus" 2>/dev/null)"
+# br-lan, the PCI NIC, is renamed by a .link file as udev adds it, to a
+# dashed name. tune.sh sets its rx-0 RPS mask to CPUs 0-1 (3), rx-2's to
+# CPUs 2-3 (c).
 lan_tuned() { mask_is /sys/class/net/br-lan/queues/rx-0/rps_cpus 3 && mask_is /sys/class/net/br-lan/queues/rx-2/rps_cpus c; }
 ok=1
 wait_for 20 lan_tuned && ok=0
-inst=$(states "$unit@*")
-dev=$(systemctl list-units --all --no-legend --plain 'sys-subsystem-net-devices-*' | awk '{ printf "%s ", $1 }')
-result template-dashed "$ok" "br-lan rx-0 rps_cpus $(cat /sys/class/net/br-lan/queues/rx-0/rps_cpus 2>/dev/null), rx-2 $(cat /sys/class/net/br-lan/queues/rx-2/rps_cpus 2>/dev/null); instances: ${inst:-none}; device units: $dev"
-for i in wan0 br-lan; do
-	say "  $i: udev $(udevadm info -q property "/sys/class/net/$i" 2>/dev/null | grep -E '^(SYSTEMD_WANTS|TAGS|ID_NET_NAME)=' | tr '\n' ' ')"
-	say "  $i: device unit wants: $(systemctl show -P Wants "/sys/class/net/$i" 2>/dev/null)"
+result template-renamed "$ok" "br-lan rx-0 rps_cpus $(cat /sys/class/net/br-lan/queues/rx-0/rps_cpus 2>/dev/null), rx-2 $(cat /sys/class/net/br-lan/queues/rx-2/rps_cpus 2>/dev/null); udev's database: $(udevadm info -q property /sys/class/net/br-lan 2>/dev/null | grep -E '^SYSTEMD_WANTS=' || echo no SYSTEMD_WANTS); instances: $(instances)"
+# The instance udev's rules name for br-lan (udevadm test runs them
+# without acting): a dashed name must reach the unit escaped (br\x2dlan),
+# so that %I gives back br-lan and %i names the device unit systemd made
+# for it, sys-subsystem-net-devices-br\x2dlan.device.
+inst=$(udevadm test --action=add /sys/class/net/br-lan 2>/dev/null | sed -n 's/^SYSTEMD_WANTS=//p' | tr ' ' '\n' | grep "^$unit@" | head -n 1)
+ok=1
+argv=
+binds=
+if [ -n "$inst" ]; then
+	argv=$(prop "$inst" ExecStart | sed -n 's/.*argv\[\]=\([^;]*\);.*/\1/p' | sed 's/ *$//')
+	binds=$(prop "$inst" BindsTo)
+	case $argv in
+	*" --interface br-lan") [ "$(prop "$binds" ActiveState)" = active ] && ok=0 ;;
+	esac
+fi
+result template-escape "$ok" "the rule names ${inst:-no instance} for br-lan: ExecStart ${argv:-none}; BindsTo ${binds:-none} ($(prop "$binds" ActiveState))"
+for i in $plain br-lan; do
+	say "  $i: udev $(udevadm info -q property "/sys/class/net/$i" 2>/dev/null | grep -E '^(SYSTEMD_WANTS|ID_NET_NAME)=' | tr '\n' ' ')"
 done
-journalctl -b --no-pager -o short-monotonic 2>/dev/null | grep -i "boardc-tune-$board@" | tail -n 8 | sed 's/^/boardc-systemd:   journal: /'
-for i in $(systemctl list-units --all --no-legend --plain "$unit@*" | awk '{ print $1 }'); do
-	say "  $i: ExecStart $(prop "$i" ExecStart | sed -n 's/.*argv\[\]=\([^;]*\);.*/\1/p'), BindsTo $(prop "$i" BindsTo)"
-done
+journalctl -b --no-pager -o short-monotonic 2>/dev/null | grep -i "boardc-tune-$board@" | tail -n 6 | sed 's/^/boardc-systemd:   journal: /'
 
 # --- a later rename re-tunes the interface (a move uevent) -------------------
-# Its RPS mask is cleared behind tune.sh's back, then wan0 is renamed
-# uplink0: the udev rule must start the template unit for the new name.
-echo 0 >/sys/class/net/wan0/queues/rx-0/rps_cpus 2>/dev/null
-ip link set dev wan0 down 2>/dev/null
-ip link set dev wan0 name uplink0 2>/dev/null
+# Its RPS mask is cleared behind tune.sh's back, then the plain NIC is
+# renamed uplink0: the udev rule must start the template unit for the
+# new name, which tunes it again.
+if [ -n "$plain" ]; then
+	echo 0 >"/sys/class/net/$plain/queues/rx-0/rps_cpus" 2>/dev/null
+	ip link set dev "$plain" down 2>/dev/null
+	ip link set dev "$plain" name uplink0 2>/dev/null
+fi
 up_tuned() { mask_is /sys/class/net/uplink0/queues/rx-0/rps_cpus c; }
 ok=1
 wait_for 20 up_tuned && ok=0
-result rename "$ok" "wan0 renamed $(test -e /sys/class/net/uplink0 && echo uplink0 || echo 'NOT renamed'); rx-0 rps_cpus $(cat /sys/class/net/uplink0/queues/rx-0/rps_cpus 2>/dev/null); instances: $(states "$unit@*")"
+result rename "$ok" "$plain renamed $(test -e /sys/class/net/uplink0 && echo uplink0 || echo 'NOT renamed'); rx-0 rps_cpus $(cat /sys/class/net/uplink0/queues/rx-0/rps_cpus 2>/dev/null); instances: $(instances)"
 
 # --- irqbalance leaves the banned IRQs where tune.sh put them ----------------
 # irqbalance rebalances every 10 s (irqbalance.c, sleep_interval): after
