@@ -224,6 +224,9 @@ missed=
 for c in boot-unit boot-unit-no-device template-plain template-renamed template-escape rename irqbalance; do
 	grep -q "^FAIL $c:" "$work/control.log.results" || missed="$missed $c"
 done
+# irqbalance's control is only one if tune.sh had placed the IRQs first.
+grep -q '^irqbalance-baseline: .*no drift' "$work/control.log.results" ||
+	missed="$missed irqbalance(the control's IRQs were not placed before irqbalance ran)"
 [ -z "$missed" ] || fail "negative control: without the outputs these checks still passed:$missed"
 read -r npass _ nfail _ <<<"${full//,/}"
 log "board $name on $kver under systemd: $full; the control failed every check; $(($(date +%s) - start))s"

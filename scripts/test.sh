@@ -83,3 +83,6 @@ go test -run '^$' -fuzz '^FuzzImport$' -fuzztime 20000x -fuzzminimizetime 100x .
 # The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,
 # with its negative controls; it installs and caches what it needs.
 ./scripts/target-test.sh
+# The same outputs under Debian's systemd, udev and irqbalance, with its
+# control boot and known failures (docs/target-systemd.md).
+./scripts/target-systemd.sh

@@ -161,12 +161,18 @@ irqb_ran() {
 	now=$(awk '{ printf "%d", $1 * 1000000 }' /proc/uptime)
 	[ "$(prop irqbalance.service ActiveState)" = active ] && [ "${ae:-0}" -gt 0 ] && [ $((now - ae)) -gt 25000000 ]
 }
-# In the control no boot unit pins the IRQs: pin them as it would, and
-# restart irqbalance after it (as the drop-in orders it), so that only
-# the drop-in's policy script is missing.
+# In the control no boot unit pins the IRQs: stop irqbalance, pin them
+# as the unit would, and start irqbalance after it (as the drop-in orders
+# it), so that only the drop-in's policy script is missing.
+# The control's baseline line shows the IRQs were where tune.sh puts
+# them before irqbalance ran.
 if [ "$mode" = control ] && [ -f "$tune" ]; then
+	systemctl stop irqbalance.service
 	sh "$tune" --only irq,sysctl >/dev/null 2>&1
-	systemctl restart irqbalance.service
+	st=$?
+	v=$(sh "$tune" --verify --only irq 2>&1 | grep -v 'warning: irqbalance is running')
+	say "irqbalance-baseline: tune.sh applied (status $st), then --verify --only irq: $(printf '%s' "$v" | tail -n 3 | tr '\n' ';')"
+	systemctl start irqbalance.service
 fi
 wait_for 60 irqb_ran
 irqb="irqbalance $(prop irqbalance.service ActiveState) (pid $(prop irqbalance.service MainPID), $(tr '\0' ' ' </proc/"$(prop irqbalance.service MainPID)"/cmdline 2>/dev/null))"
