@@ -79,6 +79,7 @@ go -C "$layout" vet ./...
 shellcheck .ci/run scripts/*.sh scripts/target/arm64-headers.sh bench/*.sh
 shellcheck -x -s sh scripts/target/checks.sh scripts/target/checks/*.sh
 shellcheck -s sh scripts/target/init
+shellcheck scripts/target-systemd/*.sh
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go run -C "$layout" honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 # Debian's arm64 headers of Linux 6.1 and 6.12, which outputs/c builds
@@ -102,3 +103,6 @@ go test -run '^$' -fuzz '^FuzzImport$' -fuzztime 20000x -fuzzminimizetime 100x .
 # The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,
 # with its negative controls; it installs and caches what it needs.
 ./scripts/target-test.sh
+# The same outputs under Debian's systemd, udev and irqbalance, with its
+# control boot and known failures (docs/target-systemd.md).
+./scripts/target-systemd.sh
