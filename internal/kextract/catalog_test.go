@@ -19,8 +19,12 @@ func TestCataloguesRegenerate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the catalogues are not regenerated (a minute or more per kernel)")
 	}
+	// The two kernels side by side: unpacking an archive (xz) and
+	// extracting a tree each keep one core busy, and the test is among
+	// the suite's longest.
 	for _, s := range []string{"6.1", "6.12"} {
 		t.Run(s, func(t *testing.T) {
+			t.Parallel()
 			tb := "/usr/src/linux-source-" + s + ".tar.xz"
 			if _, err := os.Stat(tb); err != nil {
 				msg := fmt.Sprintf("no %s: install the Debian package linux-source-%s (scripts/test.sh does) to check compiler/kernel/data/linux-%s.json.gz", tb, s, s)
