@@ -128,6 +128,7 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 	}
 	d.Kind = kernel.DMARuntime
 	var ex []string
+	conditional := true // every set is under a condition: the default may stand
 	for _, s := range runtime {
 		e := s.ms.Arg
 		if s.traced.traced != "" {
@@ -137,11 +138,26 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 			}
 			e += " where " + inner + " = " + s.traced.traced
 		}
+		if s.ms.Cond != "" {
+			e += " if " + s.ms.Cond
+		}
+		conditional = conditional && s.ms.Cond != "" && !s.always
 		if !slices.Contains(ex, e) {
 			ex = append(ex, e)
 		}
 	}
+	for _, s := range streaming {
+		if s.ms.Width != 0 && s.ms.Cond == "" || s.always {
+			conditional = false
+		}
+	}
 	d.Reason = "the width is computed at probe: " + strings.Join(ex, "; ")
+	if conditional {
+		// stmmac_dvr_probe() sets DMA_BIT_MASK(host_dma_width) only when
+		// the core or the platform data gives a width: a device whose
+		// core gives none keeps the default.
+		d.Reason += "; else the default of 32"
+	}
 	return d
 }
 

@@ -111,6 +111,15 @@ static int foo_dma(struct device *dev)
 		want: kernel.DMA{Kind: kernel.DMARuntime, Reason: "the width is computed at probe: DMA_BIT_MASK(readl(base) & 0x3f)",
 			Sets: []kernel.MaskSet{{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(readl(base) & 0x3f)", Site: site(f, 5, "foo_probe")}}},
 	}, {
+		// A computed width set only when there is one (stmmac's
+		// host_dma_width): without it the default stands.
+		name: "runtime under a condition",
+		files: map[string]string{f: driverC("v,foo", "", `	if (priv->width)
+		dma_set_mask(dev, DMA_BIT_MASK(priv->width));`)},
+		want: kernel.DMA{Kind: kernel.DMARuntime,
+			Reason: "the width is computed at probe: DMA_BIT_MASK(priv->width) if priv->width; else the default of 32",
+			Sets:   []kernel.MaskSet{{Call: "dma_set_mask", Arg: "DMA_BIT_MASK(priv->width)", Cond: "priv->width", Site: site(f, 6, "foo_probe")}}},
+	}, {
 		// A local assigned only constants: each is a width.
 		name: "local constants",
 		files: map[string]string{f: driverC("v,foo", "", `	int bits = 32;
