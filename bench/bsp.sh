@@ -34,11 +34,11 @@ fi
 mkdir -p "$work/src" "$work/dtb" "$work/mod"
 tar -xzf "$tarball" -C "$work/src"
 cd "$work/src"
+# shellcheck source=bench/corpus-lib.sh
+. "$root/bench/corpus-lib.sh"
 for dts in src/arm64/freescale/"$family"-*.dts; do
 	b=$(basename "$dts" .dts)
-	cpp -nostdinc -I src/arm64/freescale -I src/arm64 -I include -undef -D__DTS__ \
-		-x assembler-with-cpp "$dts" 2>/dev/null |
-		dtc -q -I dts -O dtb -@ -o "$work/dtb/$b.dtb" - 2>/dev/null || rm -f "$work/dtb/$b.dtb"
+	compile_dts "$dts" "$work/dtb/$b.dtb" || true
 done
 first=$work/dtb/$family-evk.dtb
 [ -f "$first" ] || { echo "bench/bsp.sh: no $family-evk board to import the SoC from" >&2; exit 2; }
@@ -49,11 +49,7 @@ for d in "$work"/dtb/*.dtb; do
 done
 boards=()
 for dir in "$work"/mod/"$family"-*/; do
-	pkg=$(sed -n 's/^package //p' "$dir/board.cue" | head -n 1)
-	{
-		printf '// corpus filler: 32-bit DMA widths; memory 1 GiB at 0 where the tree has none\npackage %s\n\nsoc: masters: [_]: dma: streaming: 32\n' "$pkg"
-		grep -q '^memory:' "$dir/board.cue" || echo 'memory: [{base: 0x0, size: 0x4000_0000}]'
-	} >"$dir/fill.cue"
+	fill_board "$dir"
 	"$boardc" vet "$dir" >/dev/null 2>&1 && boards+=("${dir%/}")
 done
 one=$work/mod/$family-evk

@@ -36,6 +36,8 @@ rm -rf "$work/src" "$work/dtb" "$work/mods" "$work/out-one" "$work/out-per"
 mkdir -p "$work/src" "$work/dtb" "$work/mods"
 tar -xzf "$tarball" -C "$work/src"
 cd "$work/src"
+# shellcheck source=bench/corpus-lib.sh
+. "$root/bench/corpus-lib.sh"
 mapfile -t all < <(find src/arm64 -name '*.dts' | sort)
 [ -z "${LIMIT:-}" ] || all=("${all[@]:0:$LIMIT}")
 
@@ -44,9 +46,7 @@ boards=()
 for dts in "${all[@]}"; do
 	b=$(basename "$dts" .dts) v=$(basename "$(dirname "$dts")")
 	id=$v-$b
-	if ! cpp -nostdinc -I "src/arm64/$v" -I src/arm64 -I include -undef -D__DTS__ \
-		-x assembler-with-cpp "$dts" 2>/dev/null |
-		dtc -q -I dts -O dtb -@ -o "$work/dtb/$id.dtb" - 2>/dev/null; then
+	if ! compile_dts "$dts" "$work/dtb/$id.dtb"; then
 		nocompile=$((nocompile + 1))
 		continue
 	fi
@@ -55,11 +55,7 @@ for dts in "${all[@]}"; do
 		continue
 	fi
 	dir=$(dirname "$(find "$work/mods/$id" -name board.cue -not -path '*/soc/*' | head -n 1)")
-	pkg=$(sed -n 's/^package //p' "$dir/board.cue" | head -n 1)
-	{
-		printf '// corpus filler: 32-bit DMA widths; memory 1 GiB at 0 where the tree has none\npackage %s\n\nsoc: masters: [_]: dma: streaming: 32\n' "$pkg"
-		grep -q '^memory:' "$dir/board.cue" || echo 'memory: [{base: 0x0, size: 0x4000_0000}]'
-	} >"$dir/fill.cue"
+	fill_board "$dir"
 	boards+=("$dir")
 done
 echo "corpus: ${#all[@]} boards, $nocompile do not compile, $noimport do not import, ${#boards[@]} built"

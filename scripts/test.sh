@@ -76,7 +76,7 @@ layout=cmd/boardc-layout
 go vet ./...
 go -C "$layout" vet ./...
 # The project's own shell scripts, the target test's guest side included.
-shellcheck .ci/run scripts/*.sh scripts/target/arm64-headers.sh bench/*.sh
+shellcheck -x .ci/run scripts/*.sh scripts/target/arm64-headers.sh bench/*.sh
 shellcheck -x -s sh scripts/target/checks.sh scripts/target/checks/*.sh
 shellcheck -s sh scripts/target/init
 shellcheck scripts/target-systemd/*.sh
