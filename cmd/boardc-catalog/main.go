@@ -1,7 +1,7 @@
 // Command boardc-catalog writes boardc's driver-facts catalogue of one
 // Linux kernel: it reads the tree's Makefile, drivers/ and sound/ and
-// writes the gzip-compressed JSON that compiler/kernel embeds
-// (compiler/kernel/data/linux-SERIES.json.gz). scripts/catalog.sh runs
+// writes the JSON that compiler/kernel embeds
+// (compiler/kernel/data/linux-SERIES.json). scripts/catalog.sh runs
 // it for every series boardc ships.
 package main
 
@@ -21,7 +21,7 @@ const usage = `usage: boardc-catalog -tarball FILE [-tree DIR] -out FILE
 
 Writes the driver-facts catalogue of a Linux source archive (a Debian
 linux-source-SERIES package's /usr/src/linux-source-SERIES.tar.xz) to
-FILE, gzip-compressed JSON ("-" for stdout).
+FILE, as kernel.Encode writes it ("-" for stdout).
 
 With -tree, DIR is the tree already extracted from the archive (it must
 hold its Makefile, drivers/ and sound/); without it, those are extracted
@@ -101,7 +101,7 @@ func run(tree, tarball, out string, quiet bool, memprofile string) error {
 		f.Close()
 	}
 	var buf bytes.Buffer
-	if err := kernel.EncodeGzip(&buf, c); err != nil {
+	if err := kernel.Encode(&buf, c); err != nil {
 		return err
 	}
 	if out == "-" {
