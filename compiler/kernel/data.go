@@ -12,15 +12,23 @@ import (
 )
 
 // The catalogues boardc ships, data/linux-SERIES.json as Encode writes
-// them, embedded as strings so that opening one copies nothing.
-// TestShipped fails when a file of data/ is missing here.
+// them, and their indexes (index.go), embedded as strings so that
+// opening one copies nothing. TestShipped fails when a file of data/ is
+// missing here.
 var (
 	//go:embed data/linux-6.1.json
 	linux6_1 string
+	//go:embed data/linux-6.1.index
+	linux6_1Index string
 	//go:embed data/linux-6.12.json
 	linux6_12 string
+	//go:embed data/linux-6.12.index
+	linux6_12Index string
 
-	shipped = map[string]string{"6.1": linux6_1, "6.12": linux6_12}
+	shipped = map[string]struct{ text, index string }{
+		"6.1":  {linux6_1, linux6_1Index},
+		"6.12": {linux6_12, linux6_12Index},
+	}
 )
 
 var (
@@ -53,11 +61,15 @@ func Load(series string) (*Catalog, error) {
 	if c, ok := loaded[series]; ok {
 		return c, nil
 	}
-	text, ok := shipped[series]
+	data, ok := shipped[series]
 	if !ok {
 		return nil, fmt.Errorf("no driver-facts catalogue for kernel %s (boardc has %s)", series, strings.Join(Series(), ", "))
 	}
-	c, err := openLazy(text)
+	ix, err := parseIndex(data.index)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue for kernel %s: %s: %v", series, IndexName(series), err)
+	}
+	c, err := openIndexed(data.text, ix)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue for kernel %s: %v", series, err)
 	}

@@ -19,14 +19,11 @@ import (
 
 // lazyDrivers is the drivers of an embedded catalogue, decoded on demand.
 type lazyDrivers struct {
-	text  string // the catalogue as Encode wrote it
-	spans []span // each driver's object in text, in Drivers order
-	mu    sync.Mutex
-	done  []*Driver // decoded drivers, nil until first returned
+	text   string // the catalogue as Encode wrote it
+	starts []int  // each driver's first byte in text, in Drivers order
+	mu     sync.Mutex
+	done   []*Driver // decoded drivers, nil until first returned
 }
-
-// span is a range of a catalogue's text.
-type span struct{ start, end int }
 
 // Layout markers of Encode's output.
 const (
@@ -39,12 +36,77 @@ const (
 )
 
 // openLazy reads a catalogue's metadata and indexes its drivers by
-// compatible, decoding none of them.
+// compatible from the text itself, decoding none of them.
 func openLazy(text string) (*Catalog, error) {
+	ix, err := scan(text)
+	if err != nil {
+		return nil, err
+	}
+	return openIndexed(text, ix)
+}
+
+// driverIndex is where each driver of a catalogue's text starts and the
+// compatibles it lists: all Load needs to look drivers up without
+// reading the rest of the text.
+type driverIndex struct {
+	starts   []int
+	compats  [][]string     // per driver; only scan keeps them
+	byCompat map[string]int // compatible -> first driver listing it
+}
+
+// add records that the driver about to be appended lists compatible.
+func (ix *driverIndex) add(compatible string) {
+	if ix.byCompat == nil {
+		ix.byCompat = make(map[string]int, 1024)
+	}
+	if _, dup := ix.byCompat[compatible]; !dup {
+		ix.byCompat[compatible] = len(ix.starts)
+	}
+}
+
+// scan indexes a catalogue's drivers by the layout Encode writes.
+func scan(text string) (driverIndex, error) {
+	var ix driverIndex
 	head, _, ok := strings.Cut(text, driversOpen)
 	if !ok {
-		// No driver array in Encode's layout (an empty catalogue):
-		// decode it whole.
+		return ix, nil // no driver array in Encode's layout: none
+	}
+	pos := len(head) + len(driversOpen)
+	for {
+		if !strings.HasPrefix(text[pos:], driverOpen) {
+			return ix, fmt.Errorf("driver %d at byte %d: not in the layout Encode writes", len(ix.starts), pos)
+		}
+		n := strings.Index(text[pos:], driverClose)
+		if n < 0 {
+			return ix, fmt.Errorf("driver %d at byte %d: no end", len(ix.starts), pos)
+		}
+		end := pos + n + len(driverClose)
+		compats, err := compatibles(text[pos:end])
+		if err != nil {
+			return ix, fmt.Errorf("driver %d at byte %d: %v", len(ix.starts), pos, err)
+		}
+		for _, s := range compats {
+			ix.add(s)
+		}
+		ix.starts = append(ix.starts, pos)
+		ix.compats = append(ix.compats, compats)
+		if !strings.HasPrefix(text[end:], ",\n") {
+			if !strings.HasPrefix(text[end:], "\n ]\n}") {
+				return ix, fmt.Errorf("byte %d: the driver array does not end the catalogue", end)
+			}
+			return ix, nil
+		}
+		pos = end + 2
+	}
+}
+
+// openIndexed reads a catalogue's metadata and keeps its drivers for
+// Lookup to decode, found through ix.
+func openIndexed(text string, ix driverIndex) (*Catalog, error) {
+	head, _, ok := strings.Cut(text, driversOpen)
+	if !ok {
+		// An empty catalogue, or one not in Encode's layout: decode it
+		// whole.
 		c, err := Decode(strings.NewReader(text))
 		if err == nil {
 			c.index()
@@ -55,64 +117,40 @@ func openLazy(text string) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &lazyDrivers{text: text}
-	// About one compatible per 220 bytes in the shipped catalogues.
-	c.byCompat = make(map[string]int, len(text)/200)
-	pos := len(head) + len(driversOpen)
-	for {
-		if !strings.HasPrefix(text[pos:], driverOpen) {
-			return nil, fmt.Errorf("driver %d at byte %d: not in the layout Encode writes", len(l.spans), pos)
-		}
-		n := strings.Index(text[pos:], driverClose)
-		if n < 0 {
-			return nil, fmt.Errorf("driver %d at byte %d: no end", len(l.spans), pos)
-		}
-		end := pos + n + len(driverClose)
-		if err := l.indexCompatibles(c.byCompat, text[pos:end]); err != nil {
-			return nil, fmt.Errorf("driver %d at byte %d: %v", len(l.spans), pos, err)
-		}
-		l.spans = append(l.spans, span{pos, end})
-		if !strings.HasPrefix(text[end:], ",\n") {
-			break
-		}
-		pos = end + 2
+	c.byCompat = ix.byCompat
+	if c.byCompat == nil {
+		c.byCompat = map[string]int{}
 	}
-	if !strings.HasPrefix(text[l.spans[len(l.spans)-1].end:], "\n ]\n}") {
-		return nil, fmt.Errorf("byte %d: the driver array does not end the catalogue", l.spans[len(l.spans)-1].end)
-	}
-	l.done = make([]*Driver, len(l.spans))
-	c.lazy = l
+	c.lazy = &lazyDrivers{text: text, starts: ix.starts, done: make([]*Driver, len(ix.starts))}
 	return c, nil
 }
 
-// indexCompatibles maps each compatible of one driver's text to the
-// driver about to be appended, unless an earlier driver lists it.
-func (l *lazyDrivers) indexCompatibles(byCompat map[string]int, obj string) error {
+// compatibles returns the compatibles one driver's text lists.
+func compatibles(obj string) ([]string, error) {
 	_, rest, ok := strings.Cut(obj, compatsOpen)
 	if !ok {
-		return nil // "compatibles" is null: none
+		return nil, nil // "compatibles" is null: none
 	}
 	list, _, ok := strings.Cut(rest, compatsClose)
 	if !ok {
-		return fmt.Errorf("compatibles: no end")
+		return nil, fmt.Errorf("compatibles: no end")
 	}
+	var out []string
 	for line := range strings.SplitSeq(list, ",\n") {
 		q, ok := strings.CutPrefix(line, compatsIndent)
 		if !ok || len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-			return fmt.Errorf("compatible %q: not a string in Encode's layout", line)
+			return nil, fmt.Errorf("compatible %q: not a string in Encode's layout", line)
 		}
 		s := q[1 : len(q)-1]
 		if strings.ContainsRune(s, '\\') {
 			var err error
 			if s, err = strconv.Unquote(q); err != nil {
-				return fmt.Errorf("compatible %s: %v", q, err)
+				return nil, fmt.Errorf("compatible %s: %v", q, err)
 			}
 		}
-		if _, dup := byCompat[s]; !dup {
-			byCompat[s] = len(l.spans)
-		}
+		out = append(out, s)
 	}
-	return nil
+	return out, nil
 }
 
 // driver returns driver i, decoding it the first time. The text was
@@ -125,7 +163,12 @@ func (l *lazyDrivers) driver(i int) *Driver {
 		return d
 	}
 	var d Driver
-	dec := json.NewDecoder(strings.NewReader(l.text[l.spans[i].start:l.spans[i].end]))
+	obj := l.text[l.starts[i]:]
+	n := strings.Index(obj, driverClose)
+	if !strings.HasPrefix(obj, driverOpen) || n < 0 {
+		panic(fmt.Sprintf("kernel: embedded catalogue, driver %d: not at byte %d", i, l.starts[i]))
+	}
+	dec := json.NewDecoder(strings.NewReader(obj[:n+len(driverClose)]))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
 		panic(fmt.Sprintf("kernel: embedded catalogue, driver %d: %v", i, err))
@@ -136,7 +179,7 @@ func (l *lazyDrivers) driver(i int) *Driver {
 
 // all decodes every driver, in order.
 func (l *lazyDrivers) all() []Driver {
-	out := make([]Driver, len(l.spans))
+	out := make([]Driver, len(l.starts))
 	for i := range out {
 		out[i] = *l.driver(i)
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -48,13 +49,24 @@ func sameCatalog(t *testing.T, lazy, full *Catalog) {
 	}
 }
 
-// The shipped catalogues, opened as Load opens them, answer every lookup
-// as a full decode does: Load's reading of Encode's layout holds on the
-// data boardc embeds.
+// The shipped catalogues, opened as Load opens them, through their
+// indexes, answer every lookup as a full decode does.
 func TestLazyMatchesDecode(t *testing.T) {
 	for _, s := range Series() {
 		t.Run(s, func(t *testing.T) {
-			lazy, full := openBoth(t, shipped[s])
+			ix, err := parseIndex(shipped[s].index)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lazy, err := openIndexed(shipped[s].text, ix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := Decode(strings.NewReader(shipped[s].text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			full.index()
 			if len(full.Drivers) < 1000 {
 				t.Fatalf("%d drivers: not a shipped catalogue", len(full.Drivers))
 			}
@@ -118,11 +130,22 @@ func TestLazyRefuses(t *testing.T) {
 	}
 }
 
-// BenchmarkLoad is opening a shipped catalogue as Load does, against
-// decoding it whole.
+// BenchmarkLoad is opening a shipped catalogue as Load does (index),
+// against scanning its text for the index and decoding it whole.
 func BenchmarkLoad(b *testing.B) {
-	text := shipped[Default()]
-	b.Run("lazy", func(b *testing.B) {
+	text, index := shipped[Default()].text, shipped[Default()].index
+	b.Run("index", func(b *testing.B) {
+		for b.Loop() {
+			ix, err := parseIndex(index)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := openIndexed(text, ix); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := openLazy(text); err != nil {
 				b.Fatal(err)
@@ -147,7 +170,7 @@ func TestShipped(t *testing.T) {
 	}
 	var files []string
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "linux-") {
+		if strings.HasPrefix(e.Name(), "linux-") && strings.HasSuffix(e.Name(), ".json") {
 			files = append(files, e.Name())
 		}
 	}
@@ -160,5 +183,36 @@ func TestShipped(t *testing.T) {
 	}
 	if !slices.Equal(files, names) {
 		t.Errorf("data/ holds %v, boardc ships %v", files, names)
+	}
+}
+
+// Each shipped index is the one WriteIndex writes from its catalogue.
+func TestShippedIndex(t *testing.T) {
+	for _, s := range Series() {
+		var buf bytes.Buffer
+		if err := WriteIndex(&buf, shipped[s].text); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if buf.String() != shipped[s].index {
+			t.Errorf("data/%s is not the index of data/%s: regenerate both with scripts/catalog.sh", IndexName(s), FileName(s))
+		}
+	}
+	if _, err := parseIndex("12 a\n"); err == nil || err.Error() != "not a driver index" {
+		t.Errorf("an index without its header: %v", err)
+	}
+	if _, err := parseIndex(indexHeader + "12 a\nx b\n"); err == nil || err.Error() != `line 3: strconv.Atoi: parsing "x": invalid syntax` {
+		t.Errorf("a bad offset: %v", err)
+	}
+	c, err := Decode(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Drivers[1].Compatibles[0] = "vendor x"
+	var buf bytes.Buffer
+	if err := Encode(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteIndex(io.Discard, buf.String()); err == nil || err.Error() != `driver 1: compatible "vendor x" cannot be indexed` {
+		t.Errorf("a compatible with a space: %v", err)
 	}
 }
