@@ -32,6 +32,15 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	for _, e := range errors.Errors(err) {
 		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
 		path := e.Path()
+		if d.Code == diag.Unknown.ID {
+			// CUE reports a field not allowed at every value below it;
+			// the field itself, where the user wrote it, is the finding.
+			if f := unknownField(p.schema, path); len(f) < len(path) {
+				path = f
+				d.Message = "field not allowed"
+				d.Pos, _ = p.pathPos(data, path)
+			}
+		}
 		switch {
 		case len(path) > 0 && d.Code == diag.Parse.ID:
 			// A package's import path, not a place in the description.
@@ -47,7 +56,7 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			}
 		}
 		for _, tp := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
-			if !tp.IsValid() {
+			if !tp.IsValid() || d.Code == diag.Unknown.ID && d.Pos.IsValid() {
 				continue
 			}
 			if tp.Filename() == schema.Filename {
@@ -82,6 +91,9 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			}
 		}
 		d = refine(d, path, data)
+		if d.Code == diag.Unknown.ID {
+			d = suggest(d, p.schema, path)
+		}
 		if i, ok := disj[strings.Join(path, ".")]; ok && !isDisjunction(e) {
 			out[i] = foldBranch(out[i], d)
 			continue

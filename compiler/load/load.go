@@ -212,6 +212,7 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 				err = perr
 			}
 		}
+		p.schema = board
 		ds := p.fromCUE(err, data, diag.Schema.ID)
 		missing, ok := confined(ds)
 		if !ok {
