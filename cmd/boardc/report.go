@@ -93,7 +93,7 @@ write as drift.
 		},
 	}
 	c.Flags().StringVarP(&outDir, "out", "o", "report", "output directory; each board's report goes to DIR/<board>/")
-	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "list the files written")
+	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "also list info diagnostics (hidden by default, counted in the summary line) and the files written")
 	f.register(c)
 	return c
 }
