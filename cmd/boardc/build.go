@@ -130,11 +130,15 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	return c
 }
 
-// checkOutDir rejects an -o that names no directory: empty, or an
-// existing file that is not a directory.
+// checkOutDir rejects an -o that names no directory: empty, "-" (which
+// reads as stdout, where a set of files cannot go), or an existing file
+// that is not a directory.
 func checkOutDir(dir string) error {
-	if dir == "" {
+	switch dir {
+	case "":
 		return fmt.Errorf("-o: empty output directory")
+	case "-":
+		return fmt.Errorf("-o -: the outputs are a directory of files and cannot go to stdout; name a directory (./- for one named -)")
 	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("-o %s: not a directory", dir)

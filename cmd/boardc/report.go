@@ -72,6 +72,9 @@ write as drift.
 			if err := f.validate(); err != nil {
 				return usageError(cmd, err)
 			}
+			if err := checkOutDir(outDir); err != nil {
+				return usageError(cmd, err)
+			}
 			results, err := compileArgs(cmd, args, &f)
 			if err != nil {
 				return err
