@@ -91,6 +91,9 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			}
 		}
 		d = refine(d, path, data)
+		if tp := e.Position(); tp.IsValid() {
+			d = noModule(d, tp.Filename())
+		}
 		if d.Code == diag.Unknown.ID {
 			d = suggest(d, p.schema, path)
 		}

@@ -213,7 +213,7 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 			}
 		}
 		p.schema = board
-		ds := p.fromCUE(err, data, diag.Schema.ID)
+		ds := socAsBoard(p.fromCUE(err, data, diag.Schema.ID), data, p)
 		missing, ok := confined(ds)
 		if !ok {
 			return nil, ds
@@ -252,6 +252,11 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, nil, l.pathError(path, describeStatErr(err))
+	}
+	if fi.IsDir() {
+		if why := noCUEFiles(path, abs); why != "" {
+			return nil, nil, l.pathError(path, why)
+		}
 	}
 	cfg := &load.Config{Dir: abs, Registry: registry()}
 	arg := "."
