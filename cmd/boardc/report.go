@@ -56,6 +56,10 @@ func newReport() *cobra.Command {
 A board of more than ` + strconv.Itoa(report.MaxDrawn) + ` DMA masters gets no picture (no topology.svg): its
 layout would take minutes; the page says so, and keeps every table.
 
+The board is checked as vet checks it, against the same base tree
+(--dts-root, --dtb or $BOARDC_DTS_ROOT), so that the page lists the
+diagnostics vet counts, infos included.
+
 Nothing is written for a board with errors, and files whose content did
 not change are left untouched. boardc build --report writes the same files
 to DIR/<board>.report/. Give report a directory other than build's: boardc
@@ -98,6 +102,9 @@ write as drift.
 	c.Flags().StringVarP(&outDir, "out", "o", "report", "output directory; each board's report goes to DIR/<board>/")
 	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "also list info diagnostics (hidden by default, counted in the summary line) and the files written")
 	f.register(c)
+	// The same base tree as vet and build ($BOARDC_DTS_ROOT too), so
+	// that the page lists the findings they count.
+	f.base.register(c)
 	return c
 }
 
