@@ -32,11 +32,12 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	for _, e := range errors.Errors(err) {
 		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
 		path := e.Path()
+		// CUE reports a field not allowed at every value below it; the
+		// field itself, where the user wrote it, is the finding.
+		below := false
 		if d.Code == diag.Unknown.ID {
-			// CUE reports a field not allowed at every value below it;
-			// the field itself, where the user wrote it, is the finding.
 			if f := unknownField(p.schema, path); len(f) < len(path) {
-				path = f
+				path, below = f, true
 				d.Message = "field not allowed"
 				d.Pos, _ = p.pathPos(data, path)
 			}
@@ -56,7 +57,7 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			}
 		}
 		for _, tp := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
-			if !tp.IsValid() || d.Code == diag.Unknown.ID && d.Pos.IsValid() {
+			if !tp.IsValid() || below {
 				continue
 			}
 			if tp.Filename() == schema.Filename {
