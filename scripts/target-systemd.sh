@@ -3,13 +3,16 @@
 # systemd, udev and irqbalance.
 #
 #   scripts/target-systemd.sh [BOARD]       (default boards/qemu-virt)
+#   BOARDC_TARGET_SERIES=6.12 scripts/target-systemd.sh
 #
 # scripts/target-test.sh boots BusyBox init, so the generated systemd
 # units, the udev rule and the irqbalance drop-in never run there. This
 # test boots Debian bookworm's arm64 user space (systemd as PID 1, udev,
 # irqbalance; scripts/target-systemd/rootfs.sh builds it from Debian's
-# packages) with Debian's arm64 kernel under QEMU's virt machine, as an
-# initramfs: the cached root file system, then an archive of the board's
+# packages) with Debian's arm64 kernel of a series (BOARDC_TARGET_SERIES,
+# 6.1 by default, or 6.12, as scripts/target-test.sh) under QEMU's virt
+# machine, as an initramfs: the cached root file system, the kernel's
+# modules, then an archive of the board's
 # outputs installed where their headers say, and the guest's checks
 # (scripts/target-systemd/checks.sh, run by a oneshot unit after
 # multi-user.target). The virt machine's 4-queue PCI NIC is renamed br-lan
@@ -29,6 +32,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=${1:-boards/qemu-virt}
+series=${BOARDC_TARGET_SERIES:-6.1}
+case $series in
+6.1) meta=linux-image-arm64 ;; # bookworm's own kernel
+6.12) meta=linux-image-6.12-arm64 ;;
+*)
+	echo "target-systemd: BOARDC_TARGET_SERIES=$series: the series are 6.1 and 6.12" >&2
+	exit 2
+	;;
+esac
 cache=${BOARDC_TARGET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/boardc-target}
 start=$(date +%s)
 
@@ -81,17 +93,17 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 
 # --- the kernel: scripts/target-test.sh's, or fetched the same way ----------
-arm=$cache/arm64
+arm=$cache/arm64-$series
 if [ -f "$arm/stamp" ]; then
 	read -r ver _ <"$arm/stamp"
 else
 	apt_update
-	img=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null |
+	img=$(apt-cache depends "$meta:arm64" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9][^ :]*-arm64\)\(:arm64\)\{0,1\}$/\1/p' | head -n 1)
-	[ -n "$img" ] || skip "apt knows no linux-image-arm64:arm64"
+	[ -n "$img" ] || skip "apt knows no $meta:arm64"
 	ver=${img#linux-image-}
 	ver=${ver%-arm64}
-	arm=$cache/systemd/kernel
+	arm=$cache/systemd/kernel-$series
 fi
 kver=$ver-arm64
 kernel=$arm/root/boot/vmlinuz-$kver
@@ -114,7 +126,6 @@ mkdir -p "$sysd"
 : >"$sysd/empty-status"
 mapfile -t pkgs <scripts/target-systemd/packages
 key=$( (
-	echo "$kver"
 	cat scripts/target-systemd/rootfs.sh scripts/target-systemd/packages
 	apt-get -qq -s -o Dir::State::status="$sysd/empty-status" -o APT::Architecture=arm64 \
 		-o APT::Architectures::=arm64 -o APT::Install-Recommends=false install "${pkgs[@]}" |
@@ -125,10 +136,16 @@ if [ ! -s "$rootfs/base.cpio" ] || [ "${BOARDC_TARGET_REFRESH-}" = 1 ]; then
 	log "building the arm64 root file system (systemd, udev, irqbalance) in $rootfs"
 	t=$(date +%s)
 	rm -rf "$sysd"/rootfs-*
-	scripts/target-systemd/rootfs.sh "$rootfs" "$kver" "$arm/root" ||
+	scripts/target-systemd/rootfs.sh "$rootfs" ||
 		skip "cannot fetch or extract the arm64 packages of the systemd guest"
 	rm -rf "$rootfs/root" "$rootfs/deb"
 	log "root file system built in $(($(date +%s) - t))s: $(wc -l <"$rootfs/versions") packages"
+fi
+# The kernel's modules, an archive per kernel release.
+modules=$sysd/modules-$kver.cpio
+if [ ! -s "$modules" ] || [ "${BOARDC_TARGET_REFRESH-}" = 1 ]; then
+	scripts/target-systemd/rootfs.sh --modules "$modules" "$kver" "$arm/root" ||
+		fail "cannot archive the modules of $kver"
 fi
 
 # --- the board's outputs ------------------------------------------------------
@@ -177,7 +194,7 @@ overlay() {
 for m in full control; do
 	overlay "$m" "$work/$m"
 	(cd "$work/$m" && find . | cpio -o -H newc --quiet) >"$work/$m.cpio"
-	cat "$rootfs/base.cpio" "$work/$m.cpio" >"$work/$m.initrd"
+	cat "$rootfs/base.cpio" "$modules" "$work/$m.cpio" >"$work/$m.initrd"
 done
 
 # --- boot -------------------------------------------------------------------

@@ -2,8 +2,12 @@
 # The target test: proves a board's outputs on a running arm64 Linux kernel.
 #
 #   scripts/target-test.sh [BOARD]       (default boards/qemu-virt)
+#   BOARDC_TARGET_SERIES=6.12 scripts/target-test.sh
 #
-# It boots Debian's arm64 kernel under QEMU's virt machine with the board's
+# It boots Debian's arm64 kernel of a series (BOARDC_TARGET_SERIES, 6.1 by
+# default, or 6.12: Debian bookworm's linux-image-arm64 and
+# linux-image-6.12-arm64, both at their current version) under QEMU's virt
+# machine with the board's
 # device-tree fragment included after the machine's own tree, from which
 # every property the fragment sets was first removed, so that what the
 # kernel shows comes from boardc; where the board has an overlay, applying
@@ -28,7 +32,8 @@
 # its headers, busybox-static and ethtool (with the libc6 and libmnl0 it
 # runs on) are downloaded (apt-get download, after
 # dpkg --add-architecture arm64), extracted and kept in
-# BOARDC_TARGET_CACHE (default ~/.cache/boardc-target). When something is
+# BOARDC_TARGET_CACHE (default ~/.cache/boardc-target), a directory per
+# series. When something is
 # missing and cannot be installed the test skips naming it, or fails under
 # BOARDC_REQUIRE_TOOLS=1.
 #
@@ -36,6 +41,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=${1:-boards/qemu-virt}
+series=${BOARDC_TARGET_SERIES:-6.1}
+case $series in
+6.1) meta=linux-image-arm64 ;; # bookworm's own kernel
+6.12) meta=linux-image-6.12-arm64 ;;
+*)
+	echo "target-test: BOARDC_TARGET_SERIES=$series: the series are 6.1 and 6.12" >&2
+	exit 2
+	;;
+esac
 cache=${BOARDC_TARGET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/boardc-target}
 start=$(date +%s)
 
@@ -91,6 +105,7 @@ want aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
 want dtc device-tree-compiler
 want fdtoverlay device-tree-compiler
 want make make
+want xz xz-utils
 want ip iproute2
 want unshare util-linux
 if [ ${#need[@]} -gt 0 ]; then
@@ -110,7 +125,7 @@ netns=(unshare -n)
 	skip "cannot create a multi-queue tap in a network namespace (${netns[*]}, /dev/net/tun): run as root"
 
 # --- the arm64 kernel, its headers, busybox and ethtool, cached -------------
-arm=$cache/arm64
+arm=$cache/arm64-$series
 # The guest's user space: what is copied into the initramfs from $arm/root.
 # ethtool needs libc.so.6, libm.so.6 and libmnl.so.0 (readelf -d).
 guest_files="bin/busybox sbin/ethtool lib/aarch64-linux-gnu/ld-linux-aarch64.so.1
@@ -128,9 +143,9 @@ if [ ! -f "$arm/stamp" ] || [ "$cached" = 0 ] || [ "${BOARDC_TARGET_REFRESH-}" =
 	fi
 	apt_update
 	# The metapackage names the current version, so image and headers match.
-	img=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null |
+	img=$(apt-cache depends "$meta:arm64" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9][^ :]*-arm64\)\(:arm64\)\{0,1\}$/\1/p' | head -n 1)
-	[ -n "$img" ] || skip "apt knows no linux-image-arm64:arm64 (dpkg --add-architecture arm64 and apt-get update)"
+	[ -n "$img" ] || skip "apt knows no $meta:arm64 (dpkg --add-architecture arm64 and apt-get update)"
 	ver=${img#linux-image-}
 	ver=${ver%-arm64}
 	rm -rf "$arm"
@@ -341,19 +356,28 @@ fi
 # lands (the guest fails a listed check that passes). None today: the
 # opt-out that was one now deletes the upstream dma-coherent.
 : >"$ir/boardc/xfail"
-# Debian builds virtio-net, virtio-pci and virtio-mmio as modules: load
-# them and their dependencies (the .ko's modinfo depends=) in order.
+# Debian builds virtio-net, virtio-pci and virtio-mmio as modules (6.12
+# builds virtio-pci in, and compresses its modules with xz, which
+# BusyBox's insmod does not read): load them and their dependencies (the
+# .ko's modinfo depends=) in order, those built in left out.
 : >"$ir/boardc/modules.list"
 addmod() {
-	local m=$1 f d
+	local m=$1 f d n
 	grep -qx "$m" "$ir/boardc/modules.list" && return 0
-	f=$(find "$mods/kernel" -name "$m.ko" | head -n 1)
-	[ -n "$f" ] || f=$(find "$mods/kernel" -name "${m//_/-}.ko" | head -n 1)
+	for n in "$m" "${m//_/-}"; do
+		grep -q "/$n\.ko$" "$mods/modules.builtin" && return 0
+		f=$(find "$mods/kernel" -name "$n.ko" -o -name "$n.ko.xz" | head -n 1)
+		[ -z "$f" ] || break
+	done
 	[ -n "$f" ] || fail "no module $m in $mods"
-	for d in $(tr '\0' '\n' <"$f" | sed -n 's/^depends=//p' | tr ',' ' '); do
+	case $f in
+	*.xz) xz -dc "$f" >"$ir/boardc/modules/$m.ko" ;;
+	*) cp "$f" "$ir/boardc/modules/$m.ko" ;;
+	esac
+	for d in $(tr '\0' '\n' <"$ir/boardc/modules/$m.ko" | sed -n 's/^depends=//p' | tr ',' ' '); do
 		addmod "$d"
 	done
-	cp "$f" "$ir/boardc/modules/$m.ko"
+	# After its dependencies, which the recursion listed first.
 	echo "$m" >>"$ir/boardc/modules.list"
 }
 # virtio_pci first, so that the PCI NIC is virtio0, as the plan names it.

@@ -2,10 +2,15 @@
 # Builds the Debian bookworm arm64 root file system the systemd guest of
 # scripts/target-systemd.sh boots, as an uncompressed cpio archive:
 #
-#   scripts/target-systemd/rootfs.sh DIR KVER MODULES
+#   scripts/target-systemd/rootfs.sh DIR
+#   scripts/target-systemd/rootfs.sh --modules ARCHIVE KVER MODULES
 #
-# DIR is the cache directory (created), KVER the kernel release whose
-# modules (from the tree MODULES, lib/modules/KVER) the guest loads. The
+# DIR is the cache directory (created). The kernel's modules are an
+# archive of their own, so that one root file system serves every
+# kernel: the second form writes ARCHIVE, the modules of the virt
+# machine's devices of the kernel release KVER (from the tree MODULES,
+# lib/modules/KVER) with their dependencies, indexed by depmod so that
+# udev loads them by modalias. The
 # packages are resolved by apt against an empty dpkg status with arm64 as
 # the only architecture, so that apt computes the whole dependency
 # closure; they are fetched with apt-get --download-only and extracted
@@ -15,7 +20,32 @@
 # The packages are those of scripts/target-systemd/packages, with their
 # dependencies; DIR/versions lists them, DIR/base.cpio is the archive.
 set -euo pipefail
-dir=$1 kver=$2 mods=$3
+if [ "$1" = --modules ]; then
+	archive=$2 kver=$3 mods=$4
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	# The root file system's /lib is usr/lib: the archive holds
+	# usr/lib/modules, and depmod reads it through a lib link the
+	# archive leaves out.
+	mkdir -p "$tmp/usr/lib/modules/$kver"
+	ln -s usr/lib "$tmp/lib"
+	for m in virtio_pci virtio_mmio virtio_net virtio-rng net_failover failover \
+		virtio_pci_modern_dev virtio_pci_legacy_dev; do
+		# 6.12's modules are xz-compressed, which the guest's kmod reads.
+		f=$(find "$mods/lib/modules/$kver/kernel" -name "$m.ko" -o -name "$m.ko.xz" | head -n 1)
+		[ -n "$f" ] || continue
+		rel=${f#"$mods/lib/modules/$kver/"}
+		mkdir -p "$tmp/usr/lib/modules/$kver/${rel%/*}"
+		cp "$f" "$tmp/usr/lib/modules/$kver/$rel"
+	done
+	cp "$mods/lib/modules/$kver/modules.order" "$mods/lib/modules/$kver/modules.builtin"* \
+		"$tmp/usr/lib/modules/$kver/" 2>/dev/null || true
+	depmod -b "$tmp" "$kver"
+	(cd "$tmp" && find usr | cpio -o -H newc --quiet) >"$archive.tmp"
+	mv "$archive.tmp" "$archive"
+	exit 0
+fi
+dir=$1
 mapfile -t pkgs <"$(dirname "$0")/packages"
 apt_opts=(-o Dir::State::status="$dir/status" -o APT::Architecture=arm64
 	-o APT::Architectures::=arm64 -o APT::Install-Recommends=false
@@ -61,19 +91,5 @@ cp "$root/usr/share/base-passwd/group.master" "$root/etc/group"
 printf 'root:*::0:99999:7:::\n' >"$root/etc/shadow"
 : >"$root/etc/machine-id"
 echo boardc-guest >"$root/etc/hostname"
-# The modules of the virt machine's devices, with their dependencies,
-# indexed by depmod so that udev loads them by modalias.
-mkdir -p "$root/lib/modules/$kver"
-for m in virtio_pci virtio_mmio virtio_net virtio-rng net_failover failover \
-	virtio_pci_modern_dev virtio_pci_legacy_dev; do
-	f=$(find "$mods/lib/modules/$kver/kernel" -name "$m.ko" | head -n 1)
-	[ -n "$f" ] || continue
-	rel=${f#"$mods/lib/modules/$kver/"}
-	mkdir -p "$root/lib/modules/$kver/${rel%/*}"
-	cp "$f" "$root/lib/modules/$kver/$rel"
-done
-cp "$mods/lib/modules/$kver/modules.order" "$mods/lib/modules/$kver/modules.builtin"* \
-	"$root/lib/modules/$kver/" 2>/dev/null || true
-depmod -b "$root" "$kver"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$dir/base.cpio.tmp"
 mv "$dir/base.cpio.tmp" "$dir/base.cpio"
