@@ -27,8 +27,11 @@ type event struct {
 	// alts are the mask's alternatives: one, or two for "c ? a : b".
 	alts []alt
 	// child is set for a mask set on a device the function created,
-	// other for one on a device that is neither (a sound card's).
-	child, other bool
+	// other for one on a device that is neither (a sound card's, a
+	// DMA channel's); alias for "dev->dma_mask =
+	// &dev->coherent_dma_mask", which makes the coherent mask the
+	// streaming one too.
+	child, other, alias bool
 	// irqKind classifies an IRQ name: literal, format, dev_name,
 	// netdev, unknown; arg then holds the name or format.
 	irqKind string
@@ -47,6 +50,9 @@ type alt struct {
 	local  bool
 	inBits bool // the variable is DMA_BIT_MASK()'s argument
 	name   string
+	// member is set when the variable is a structure member the
+	// function assigns (values then hold its assignments there).
+	member bool
 }
 
 // maskCalls are the calls that set DMA masks; coherentOnly marks the
@@ -83,6 +89,16 @@ var affinityCalls = map[string]bool{
 var childMakers = []string{"platform_device_alloc", "platform_device_register", "of_platform_device_create",
 	"device_create"}
 
+// classMakers allocate a subsystem's object whose struct device is a
+// class device below the bound one, no DMA master of the tree: an IIO
+// device (iio_device_alloc(), drivers/iio/industrialio-core.c), an
+// input device (input_allocate_device(), drivers/input/input.c), a
+// network interface (alloc_etherdev_mqs(), net/ethernet/eth.c). A mask
+// set on it is neither the bound device's nor a child master's
+// (at91_adc_probe(), drivers/iio/adc/at91-sama5d2_adc.c).
+var classMakers = []string{"iio_device_alloc", "devm_iio_device_alloc", "input_allocate_device",
+	"devm_input_allocate_device", "alloc_etherdev", "devm_alloc_etherdev", "alloc_netdev"}
+
 // body walks one function's definition.
 type body struct {
 	l      *lexed
@@ -92,6 +108,12 @@ type body struct {
 	// assigns maps an lvalue as written ("priv->name", "irqname") to the
 	// right-hand sides assigned to it, in order.
 	assigns map[string][]string
+	// assignLines are the lines of those assignments.
+	assignLines map[string][]int
+	// memberCount counts, per member name, the distinct lvalues
+	// ending with it that the function assigns ("dma_mask_bits" for
+	// "xhci->dma_mask_bits").
+	memberCount map[string]int
 	// children are the lvalues assigned a device the function creates.
 	children map[string]bool
 	// netdevs are the variables declared struct net_device *.
@@ -114,6 +136,8 @@ func (b *body) scanLocals(from, end int) {
 	l := b.l
 	b.end = end
 	b.assigns = map[string][]string{}
+	b.assignLines = map[string][]int{}
+	b.memberCount = map[string]int{}
 	b.children = map[string]bool{}
 	b.netdevs = map[string]bool{}
 	b.formats = map[string][]formatAt{}
@@ -135,16 +159,25 @@ func (b *body) scanLocals(from, end int) {
 				j++
 			}
 			rhs := l.text(i+1, j-1)
+			if m := lastMember(lhs); m != "" && len(b.assigns[lhs]) == 0 {
+				b.memberCount[m]++
+			}
 			b.assigns[lhs] = append(b.assigns[lhs], rhs)
+			b.assignLines[lhs] = append(b.assignLines[lhs], int(t.line))
 			if b.isChild(rhs) {
 				b.children[lhs] = true // dev = &child->dev
 			}
-			if mentionsCard(rhs) {
+			if mentionsCard(rhs) || mentionsChan(rhs) {
 				b.others[lhs] = true // dev = rtd->card->snd_card->dev
 			}
 			for _, m := range childMakers {
 				if strings.HasPrefix(rhs, m) {
 					b.children[lhs] = true
+				}
+			}
+			for _, m := range classMakers {
+				if strings.HasPrefix(rhs, m) {
+					b.others[lhs] = true
 				}
 			}
 			if f := formatOf(l, i+1, j); f != "" {
@@ -420,8 +453,20 @@ func (b *body) maskAssign(k int, cond string) {
 		}
 		j++
 	}
-	if j == k+2 || l.is(k+2, "&") {
-		return // dev->dma_mask = &dev->coherent_dma_mask: a pointer
+	if j == k+2 {
+		return
+	}
+	if l.is(k+2, "&") {
+		// dev->dma_mask = &dev->coherent_dma_mask: the streaming mask
+		// is the coherent one from then on (owl_mmc_probe(),
+		// drivers/mmc/host/owl-mmc.c). Any other pointer is no width.
+		lhs := l.text(b.lhsStart(k), k-2)
+		rhs := devKey(l.text(k+3, j-1))
+		if to, ok := strings.CutSuffix(rhs, ".coherent_dma_mask"); ok && l.toks[k].s == "dma_mask" && devKey(to) == devKey(lhs) {
+			b.add(event{k: evMask, name: "dma_mask =", line: int(l.toks[k].line), cond: cond, arg: l.text(k+2, j-1),
+				alias: true, child: b.isChild(lhs), other: b.isOther(lhs)})
+		}
+		return
 	}
 	if j == k+3 && l.toks[k+2].s == "0" {
 		return // a cleared member, no mask
@@ -429,10 +474,7 @@ func (b *body) maskAssign(k int, cond string) {
 	// "dev->dma_mask = X" stores a pointer in struct device; a width is
 	// stored through it, "*dev->dma_mask = X", or in a u64 field of
 	// platform_device and fsl_mc_device ("mc_dev->dma_mask = X").
-	lhsStart := k
-	for lhsStart > 0 && (l.toks[lhsStart-1].k == tIdent || l.is(lhsStart-1, ".") || l.is(lhsStart-1, "->")) {
-		lhsStart--
-	}
+	lhsStart := b.lhsStart(k)
 	deref := l.is(lhsStart-1, "*")
 	if l.toks[k].s == "dma_mask" && !deref && l.is(k-1, ".") && l.is(k-2, "dev") {
 		return // pdev->dev.dma_mask = ...: the pointer of a struct device
@@ -444,9 +486,47 @@ func (b *body) maskAssign(k int, cond string) {
 	e := event{k: evMask, name: name, line: int(l.toks[k].line), cond: cond}
 	e.arg = l.text(k+2, j-1)
 	e.alts = b.alts(k+2, j-1)
-	e.child = b.isChild(l.text(lhsStart, k-2))
-	e.other = b.isOther(l.text(lhsStart, k-2))
+	lhs := l.text(lhsStart, k-2)
+	// ctx->dma_mask = M with ctx->dev a device the function set up:
+	// the member backs the child's mask (host1x_memory_context_list_init(),
+	// drivers/gpu/host1x/context.c).
+	e.child = b.isChild(lhs) || b.children[devKey(lhs)+"->dev"] || b.children[devKey(lhs)+".dev"]
+	e.other = b.isOther(lhs)
 	b.add(e)
+}
+
+// memberPath reports whether toks[a..z] is a member access: an
+// identifier followed by "->" or "." and identifiers.
+func (b *body) memberPath(a, z int) bool {
+	l := b.l
+	if l.toks[a].k != tIdent || (z-a)%2 != 0 {
+		return false
+	}
+	for i := a + 1; i < z; i += 2 {
+		if !(l.is(i, "->") || l.is(i, ".")) || l.toks[i+1].k != tIdent {
+			return false
+		}
+	}
+	return true
+}
+
+// lastMember returns the member an lvalue ends with ("dma_mask_bits"
+// for "xhci->dma_mask_bits"), "" for a plain variable.
+func lastMember(lv string) string {
+	if m := reMember.FindStringSubmatch(lv); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// lhsStart returns the first token of the member access that ends
+// with the member at toks[k] ("pdev" for "pdev->dev.dma_mask").
+func (b *body) lhsStart(k int) int {
+	l := b.l
+	for k > 0 && (l.toks[k-1].k == tIdent || l.is(k-1, ".") || l.is(k-1, "->")) {
+		k--
+	}
+	return k
 }
 
 // isChild reports whether a device expression names a device the
@@ -474,7 +554,23 @@ func devKey(dev string) string {
 // ("card->dev", "rtd->card->snd_card->dev"), set up by the card's own
 // driver.
 func (b *body) isOther(dev string) bool {
-	return mentionsCard(dev) || b.others[base(dev)]
+	return mentionsCard(dev) || mentionsChan(dev) || b.others[base(dev)] || b.others[devKey(dev)]
+}
+
+// chanNames are the identifiers that name a DMA channel or its device
+// (struct dma_chan, include/linux/dmaengine.h; a channel's chan_dev):
+// the controller's device or one the dmaengine core created, never
+// the device a client driver binds.
+var chanNames = map[string]bool{"chan": true, "dma_chan": true, "chan_dev": true, "dmaengine_get_dma_device": true}
+
+// mentionsChan reports whether a device expression reads a DMA channel.
+func mentionsChan(e string) bool {
+	for _, id := range identifiers(e) {
+		if chanNames[id] {
+			return true
+		}
+	}
+	return false
 }
 
 // base returns the variable a device expression starts from: "child"
@@ -545,6 +641,18 @@ func (b *body) alts(a, z int) []alt {
 			e.inBits = inner != a
 			e.name = strings.Clone(name)
 			e.local = b.local(name)
+		}
+	} else if inner < z && b.memberPath(inner, z) {
+		// A member (xhci->dma_mask_bits) this function assigns: what
+		// it assigns, to be trusted only when no other reached code
+		// assigns that member (classify decides).
+		key := l.text(inner, z)
+		if rhs := b.assigns[key]; len(rhs) > 0 && b.memberCount[lastMember(key)] == 1 {
+			e.traced = strings.Join(rhs, " or ")
+			e.values = rhs
+			e.inBits = inner != a
+			e.name = strings.Clone(key)
+			e.member = true
 		}
 	}
 	return []alt{e}

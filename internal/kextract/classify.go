@@ -21,7 +21,7 @@ import (
 //   - widths read from one member of the match data, every compatible's
 //     data giving a constant: match-data;
 //   - otherwise runtime.
-func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
+func (ix *index) classify(w *walk, entries []entry, file string) (d kernel.DMA) {
 	var own, kids []set
 	for _, s := range w.sets {
 		if s.child {
@@ -32,15 +32,18 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 			// and the fsl-mc bus's count. A DPAA2 object driver that
 			// scans for its endpoint (fsl_mc_get_endpoint()) adds
 			// objects through the bus, which sets their masks: that
-			// is the bus's doing, not the driver's.
-			if s.ms.Width > 0 && (s.ms.Site.File == file || fslMC(file) && slices.Contains(s.ms.Via, "fsl_mc_device_add")) {
+			// is the bus's doing, not the driver's. The CDX controller
+			// adds the devices it scans through cdx_device_add()
+			// (drivers/cdx/cdx.c), which sets their masks.
+			if s.ms.Width > 0 && (s.ms.Site.File == file || fslMC(file) && slices.Contains(s.ms.Via, "fsl_mc_device_add") ||
+				strings.HasPrefix(file, "drivers/cdx/") && s.ms.Site.Func == "cdx_device_add") {
 				kids = append(kids, s)
 			}
 		} else {
 			own = append(own, s)
 		}
 	}
-	var d kernel.DMA
+	own = ix.memberWidths(w, own)
 	for _, s := range own {
 		d.Sets = append(d.Sets, s.ms)
 	}
@@ -51,10 +54,35 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 	}
 	var streaming []set
 	for _, s := range own {
-		if !s.coh {
+		if !s.coh || len(w.alias) > 0 {
 			streaming = append(streaming, s)
 		}
 	}
+	// The coherent mask, when the driver sets it apart from the
+	// streaming one (mvpp2_probe(): 40-bit streaming, 32-bit coherent).
+	note := ""
+	if len(w.alias) > 0 {
+		note = fmt.Sprintf("dma_mask points at coherent_dma_mask (%s): the coherent mask's sets set both", w.alias[0])
+	} else if len(streaming) > 0 {
+		var coh []string
+		for _, s := range own {
+			if s.coh && s.ms.Width > 0 && !slices.ContainsFunc(streaming, func(t set) bool { return t.ms.Width == s.ms.Width }) {
+				c := fmt.Sprintf("%d (%s)", s.ms.Width, s.ms.Site)
+				if s.ms.Cond != "" {
+					c = fmt.Sprintf("%d if %s (%s)", s.ms.Width, s.ms.Cond, s.ms.Site)
+				}
+				coh = append(coh, c)
+			}
+		}
+		if len(coh) > 0 {
+			note = "the coherent mask is set apart: " + strings.Join(coh, "; ")
+		}
+	}
+	defer func() {
+		if note != "" && d.Kind != kernel.DMAUnknown {
+			d.Reason = joinReason(d.Reason, note)
+		}
+	}()
 	if len(streaming) == 0 {
 		if len(kids) > 0 && len(own) == 0 {
 			d.Kind = kernel.DMAChildren
@@ -92,6 +120,29 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 		always = always || s.always
 	}
 	if len(runtime) == 0 {
+		if per, why, ok := ix.byMatchData(w, streaming, entries, file); ok {
+			vals := map[int]bool{}
+			for _, v := range per {
+				vals[v] = true
+			}
+			switch {
+			case len(vals) > 1:
+				d.Kind, d.PerCompatible = kernel.DMAMatchData, per
+				for v := range vals {
+					d.Widths = append(d.Widths, v)
+				}
+				slices.Sort(d.Widths)
+			case !slices.ContainsFunc(why, func(s string) bool { return strings.Contains(s, "no set runs") }):
+				d.Kind = kernel.DMAFixed
+				for v := range vals {
+					d.Widths = []int{v}
+				}
+			default:
+				d.Kind = kernel.DMANone
+			}
+			d.Reason = "the compatible that matched decides: " + strings.Join(why, "; ")
+			return d
+		}
 		if len(widths) == 1 && uncond[widths[0]] {
 			d.Kind, d.Widths = kernel.DMAFixed, widths
 			return d
@@ -152,6 +203,11 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 		}
 	}
 	d.Reason = "the width is computed at probe: " + strings.Join(ex, "; ")
+	if parentOnly(runtime) {
+		// vic_probe() copies its parent's mask (drivers/gpu/drm/tegra/
+		// vic.c): the width is what the parent's driver set.
+		d.Reason = "the width is the parent device's mask, set by the parent's driver: " + strings.Join(ex, "; ")
+	}
 	if conditional {
 		// stmmac_dvr_probe() sets DMA_BIT_MASK(host_dma_width) only when
 		// the core or the platform data gives a width: a device whose
@@ -159,6 +215,91 @@ func (ix *index) classify(w *walk, entries []entry, file string) kernel.DMA {
 		d.Reason += "; else the default of 32"
 	}
 	return d
+}
+
+// memberWidths replaces a set whose width is a structure member by one
+// set per constant the set's function assigns it, when that function
+// assigns it only under that spelling and no other function or
+// initializer the walk read assigns a member of that name:
+// xhci_gen_setup() sets xhci->dma_mask_bits = 64 before its
+// DMA_BIT_MASK(xhci->dma_mask_bits) (drivers/usb/host/xhci.c), and only
+// xhci-pci's quirks, which a platform driver does not reach, set 36.
+func (ix *index) memberWidths(w *walk, sets []set) []set {
+	var out []set
+	for _, s := range sets {
+		a := s.traced
+		if s.ms.Width != 0 || !a.member || len(a.values) == 0 || w.assignsElsewhere(lastMember(a.name), s.ms.Site) {
+			out = append(out, s)
+			continue
+		}
+		var rs []set
+		for _, v := range a.values {
+			n := ix.width(v, s.ms.Site.File, 0)
+			if a.inBits {
+				if n = ix.intval(v, s.ms.Site.File, 0); n > 64 {
+					n = 0
+				}
+			}
+			if n <= 0 {
+				rs = nil
+				break
+			}
+			r := s
+			r.ms.Width = n
+			r.ms.Cond = joinCond(s.ms.Cond, a.name+" = "+v)
+			r.always = false
+			rs = append(rs, r)
+		}
+		if rs == nil {
+			out = append(out, s)
+			continue
+		}
+		if len(rs) == 1 {
+			rs[0].ms.Cond, rs[0].always = s.ms.Cond, s.always
+		}
+		out = append(out, rs...)
+	}
+	return out
+}
+
+// assignsElsewhere reports whether a function the walk read, other than
+// the one at site, or an initializer it read, assigns a member named m.
+func (w *walk) assignsElsewhere(m string, site kernel.Site) bool {
+	for f := range w.seen {
+		if f.file == site.File && f.name == site.Func {
+			continue
+		}
+		if _, found := slices.BinarySearch(f.members, m); found {
+			return true
+		}
+	}
+	for v := range w.seenVar {
+		for _, f := range v.fields {
+			if f.path == m || strings.HasSuffix(f.path, "."+m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parentOnly reports whether every runtime width reads the parent
+// device's mask ("*dev->parent->dma_mask").
+func parentOnly(runtime []set) bool {
+	for _, s := range runtime {
+		if !strings.Contains(s.ms.Arg, "parent") || !strings.Contains(s.ms.Arg, "dma_mask") {
+			return false
+		}
+	}
+	return len(runtime) > 0
+}
+
+// joinReason joins two parts of a reason.
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // perCompatible reads a runtime width from the match data: every

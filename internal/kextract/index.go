@@ -1,6 +1,8 @@
 package kextract
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +29,21 @@ type function struct {
 	// returns are the function's return statements, kept when one
 	// returns a DMA_BIT_MASK(): a helper that computes a mask.
 	returns []ret
+	// matchVars are the lvalues the function assigns the match data
+	// to first: "priv->hw_version" for
+	// "priv->hw_version = (unsigned long)device_get_match_data(dev)".
+	matchVars []matchVar
+	// members are the structure members the function assigns, by
+	// name, sorted ("dma_mask_bits" for "xhci->dma_mask_bits = 64").
+	members []string
+}
+
+// matchVar is an lvalue that holds the match data: from its assignment
+// on, up to the line of the function's next assignment to it (until,
+// 0 for none).
+type matchVar struct {
+	name, fn, file string
+	until          int
 }
 
 // ret is one return statement: its expression and its conditions.
@@ -85,6 +102,7 @@ func attribute(s string) bool {
 func parseFile(path string, l *lexed) *file {
 	f := &file{path: path, defines: l.defines}
 	toks := l.toks
+	enumerators(l)
 	stmt := 0 // the first token of the current file-scope declaration
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -118,6 +136,79 @@ func parseFile(path string, l *lexed) *file {
 		}
 	}
 	return f
+}
+
+// enumerators records the constants of every enum the file declares,
+// at file scope or inside a structure, as the macros the file defines
+// (a #define of the same name wins): "enum { MVPP21, MVPP22 }" gives
+// MVPP21 = 0 and MVPP22 = 1 (drivers/net/ethernet/marvell/mvpp2/mvpp2.h).
+// An enumerator whose value the file cannot read ends the run.
+func enumerators(l *lexed) {
+	toks := l.toks
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].k != tIdent || toks[i].s != "enum" {
+			continue
+		}
+		open := i + 1
+		if toks[open].k == tIdent {
+			open++
+		}
+		if !l.is(open, "{") {
+			continue
+		}
+		end := l.match(open)
+		next, known := 0, true
+		for j := open + 1; j < end; j++ {
+			if toks[j].k != tIdent {
+				continue
+			}
+			name := toks[j].s
+			k := j + 1
+			if l.is(k, "=") {
+				e := k + 1
+				for e < end && !l.is(e, ",") {
+					if l.is(e, "(") {
+						e = l.match(e)
+					}
+					e++
+				}
+				v, ok := enumValue(l, k+1, e-1)
+				next, known = v, ok
+				k = e
+			}
+			if known && next >= 0 {
+				if _, dup := l.defines[name]; !dup {
+					l.defines[strings.Clone(name)] = strconv.Itoa(next)
+				}
+			}
+			next++
+			for k < end && !l.is(k, ",") {
+				k++
+			}
+			j = k
+		}
+		i = end
+	}
+}
+
+// enumValue reads an enumerator's value toks[a..z]: a literal, or a
+// name the file defined before.
+func enumValue(l *lexed, a, z int) (int, bool) {
+	for a < z && l.is(a, "(") && l.match(a) == z {
+		a, z = a+1, z-1
+	}
+	if a != z {
+		return 0, false
+	}
+	s := l.toks[a].s
+	if v, ok := l.defines[s]; ok {
+		s = v
+	}
+	v, ok := literal(s)
+	if !ok || v >= 1<<31 {
+		return 0, false
+	}
+	return int(v), true
 }
 
 // back returns the index of the "(" that matches the ")" at i.
@@ -165,6 +256,11 @@ func parseFunc(l *lexed, path string, stmt, open, end int) *function {
 	}
 	b := &body{l: l, fn: fn, params: p}
 	b.scanLocals(p, end)
+	fn.matchVars = b.matchVars()
+	for m := range b.memberCount {
+		fn.members = append(fn.members, strings.Clone(m))
+	}
+	slices.Sort(fn.members)
 	b.block(open+1, end, "")
 	keep := false
 	for _, r := range b.returns {

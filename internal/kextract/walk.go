@@ -158,12 +158,18 @@ type set struct {
 
 // walk is what one driver's probe reaches.
 type walk struct {
-	ix       *index
-	seen     map[*function]bool
-	seenVar  map[*variable]bool
-	sets     []set
-	unknown  []string
-	match    bool // the code reads its match data
+	ix      *index
+	seen    map[*function]bool
+	seenVar map[*variable]bool
+	sets    []set
+	unknown []string
+	match   bool // the code reads its match data
+	// matchVars are the lvalues the reached code assigns the match
+	// data to (function.matchVars).
+	matchVars map[string]matchVar
+	// alias lists the places that point the device's streaming mask at
+	// its coherent one (dev->dma_mask = &dev->coherent_dma_mask).
+	alias    []kernel.Site
 	bridge   string
 	irqs     []kernel.IRQ
 	affinity []kernel.Site
@@ -228,11 +234,31 @@ func (w *walk) readFunc(fn *function, via []string, cond string, depth int, chil
 	}
 	w.seen[fn] = true
 	site := func(line int) kernel.Site { return kernel.Site{File: fn.file, Line: line, Func: fn.name} }
+	if !child {
+		for _, v := range fn.matchVars {
+			if w.matchVars == nil {
+				w.matchVars = map[string]matchVar{}
+			}
+			if _, dup := w.matchVars[v.name]; !dup {
+				w.matchVars[v.name] = v
+			}
+		}
+	}
 	for _, e := range fn.events {
 		c := joinConds(cond, e.cond)
 		switch e.k {
 		case evMask:
 			if e.other {
+				continue
+			}
+			if e.alias {
+				// Only an unconditional one: "if (!pdev->dev.dma_mask)"
+				// never holds for a platform device, whose dma_mask
+				// points at its platform_dma_mask
+				// (drivers/base/platform.c).
+				if !child && !e.child && c == "" {
+					w.alias = append(w.alias, site(e.line))
+				}
 				continue
 			}
 			for _, a := range w.ix.expand(e.alts, fn.file) {
