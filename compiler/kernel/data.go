@@ -65,11 +65,7 @@ func Load(series string) (*Catalog, error) {
 	if !ok {
 		return nil, fmt.Errorf("no driver-facts catalogue for kernel %s (boardc has %s)", series, strings.Join(Series(), ", "))
 	}
-	ix, err := parseIndex(data.index)
-	if err != nil {
-		return nil, fmt.Errorf("catalogue for kernel %s: %s: %v", series, IndexName(series), err)
-	}
-	c, err := openIndexed(data.text, ix)
+	c, err := openIndexed(data.text, data.index)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue for kernel %s: %v", series, err)
 	}

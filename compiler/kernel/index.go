@@ -4,20 +4,21 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // A catalogue ships with an index beside it, data/linux-SERIES.index: a
-// line per driver with the byte the driver starts at in the catalogue
-// and the compatibles it lists. Load reads only the index and the
-// drivers Lookup returns: scanning the whole catalogue for its
-// compatibles would touch every page of its 3 MB in every process.
-// TestShippedIndex holds each index to the one WriteIndex writes from its
-// catalogue.
+// line per compatible, in byte order, with the byte at which the first
+// driver listing it starts in the catalogue. Lookup binary-searches the
+// index text where it is embedded and decodes only the drivers it
+// returns: a process reads a few pages of the index and of the
+// catalogue, and builds no table. TestShippedIndex holds each index to
+// the one WriteIndex writes from its catalogue.
 
 // indexHeader is the first line of an index.
-const indexHeader = "# boardc driver index: a line per driver of the catalogue, its first byte and its compatibles\n"
+const indexHeader = "# boardc driver index: a line per compatible, in byte order, and the byte its first driver starts at\n"
 
 // IndexName is the name of a series' index in compiler/kernel/data.
 func IndexName(series string) string { return "linux-" + series + ".index" }
@@ -29,46 +30,53 @@ func WriteIndex(w io.Writer, text string) error {
 	if err != nil {
 		return err
 	}
-	b := bufio.NewWriter(w)
-	b.WriteString(indexHeader)
-	for i, start := range ix.starts {
-		b.WriteString(strconv.Itoa(start))
-		for _, c := range ix.compats[i] {
+	first := map[string]int{}
+	for i, cs := range ix.compats {
+		for _, c := range cs {
 			if c == "" || strings.ContainsAny(c, " \t\r\n") {
 				return fmt.Errorf("driver %d: compatible %q cannot be indexed", i, c)
 			}
-			b.WriteByte(' ')
-			b.WriteString(c)
+			if _, dup := first[c]; !dup {
+				first[c] = ix.starts[i]
+			}
 		}
-		b.WriteByte('\n')
+	}
+	keys := make([]string, 0, len(first))
+	for c := range first {
+		keys = append(keys, c)
+	}
+	slices.Sort(keys)
+	b := bufio.NewWriter(w)
+	b.WriteString(indexHeader)
+	for _, c := range keys {
+		fmt.Fprintf(b, "%s %d\n", c, first[c])
 	}
 	return b.Flush()
 }
 
-// parseIndex reads an index as WriteIndex writes it.
-func parseIndex(s string) (driverIndex, error) {
-	var ix driverIndex
-	rest, ok := strings.CutPrefix(s, indexHeader)
-	if !ok {
-		return ix, fmt.Errorf("not a driver index")
+// find returns the byte at which the first driver listing compatible
+// starts in the catalogue index indexes, by binary search over its lines.
+func find(index, compatible string) (int, bool) {
+	body := index[len(indexHeader):]
+	// lo and hi are always at the start of a line.
+	lo, hi := 0, len(body)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		start := lo + strings.LastIndexByte(body[lo:mid], '\n') + 1
+		end := start + strings.IndexByte(body[start:], '\n')
+		key, offset, _ := strings.Cut(body[start:end], " ")
+		switch {
+		case key == compatible:
+			n, err := strconv.Atoi(offset)
+			if err != nil {
+				panic(fmt.Sprintf("kernel: embedded index, %q: %v", body[start:end], err))
+			}
+			return n, true
+		case key < compatible:
+			lo = end + 1
+		default:
+			hi = start
+		}
 	}
-	ix.byCompat = make(map[string]int, len(s)/20) // about 22 bytes a compatible
-	for line := range strings.Lines(rest) {
-		line, ok := strings.CutSuffix(line, "\n")
-		if !ok {
-			return ix, fmt.Errorf("line %d: no end", len(ix.starts)+2)
-		}
-		offset, compats, _ := strings.Cut(line, " ")
-		start, err := strconv.Atoi(offset)
-		if err != nil {
-			return ix, fmt.Errorf("line %d: %v", len(ix.starts)+2, err)
-		}
-		for compats != "" {
-			var c string
-			c, compats, _ = strings.Cut(compats, " ")
-			ix.add(c)
-		}
-		ix.starts = append(ix.starts, start)
-	}
-	return ix, nil
+	return 0, false
 }

@@ -186,14 +186,19 @@ type Netdev struct {
 // driver lists, as of_match_device() prefers the most specific
 // compatible. It returns nil and "" when no driver lists any.
 func (c *Catalog) Lookup(compatibles []string) (*Driver, string) {
+	if c.lazy != nil {
+		for _, s := range compatibles {
+			if d := c.lazy.lookup(s); d != nil {
+				return d, s
+			}
+		}
+		return nil, ""
+	}
 	if c.byCompat == nil {
 		c.index()
 	}
 	for _, s := range compatibles {
 		if i, ok := c.byCompat[s]; ok {
-			if c.lazy != nil {
-				return c.lazy.driver(i), s
-			}
 			return &c.Drivers[i], s
 		}
 	}

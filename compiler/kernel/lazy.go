@@ -19,10 +19,10 @@ import (
 
 // lazyDrivers is the drivers of an embedded catalogue, decoded on demand.
 type lazyDrivers struct {
-	text   string // the catalogue as Encode wrote it
-	starts []int  // each driver's first byte in text, in Drivers order
-	mu     sync.Mutex
-	done   []*Driver // decoded drivers, nil until first returned
+	text  string // the catalogue as Encode wrote it
+	index string // its index (index.go)
+	mu    sync.Mutex
+	done  map[int]*Driver // decoded drivers by their first byte
 }
 
 // Layout markers of Encode's output.
@@ -35,33 +35,21 @@ const (
 	compatsIndent = "    "
 )
 
-// openLazy reads a catalogue's metadata and indexes its drivers by
-// compatible from the text itself, decoding none of them.
+// openLazy opens a catalogue's text as Load does, with the index
+// WriteIndex writes of it.
 func openLazy(text string) (*Catalog, error) {
-	ix, err := scan(text)
-	if err != nil {
+	var ix strings.Builder
+	if err := WriteIndex(&ix, text); err != nil {
 		return nil, err
 	}
-	return openIndexed(text, ix)
+	return openIndexed(text, ix.String())
 }
 
 // driverIndex is where each driver of a catalogue's text starts and the
-// compatibles it lists: all Load needs to look drivers up without
-// reading the rest of the text.
+// compatibles it lists.
 type driverIndex struct {
-	starts   []int
-	compats  [][]string     // per driver; only scan keeps them
-	byCompat map[string]int // compatible -> first driver listing it
-}
-
-// add records that the driver about to be appended lists compatible.
-func (ix *driverIndex) add(compatible string) {
-	if ix.byCompat == nil {
-		ix.byCompat = make(map[string]int, 1024)
-	}
-	if _, dup := ix.byCompat[compatible]; !dup {
-		ix.byCompat[compatible] = len(ix.starts)
-	}
+	starts  []int
+	compats [][]string
 }
 
 // scan indexes a catalogue's drivers by the layout Encode writes.
@@ -85,9 +73,6 @@ func scan(text string) (driverIndex, error) {
 		if err != nil {
 			return ix, fmt.Errorf("driver %d at byte %d: %v", len(ix.starts), pos, err)
 		}
-		for _, s := range compats {
-			ix.add(s)
-		}
 		ix.starts = append(ix.starts, pos)
 		ix.compats = append(ix.compats, compats)
 		if !strings.HasPrefix(text[end:], ",\n") {
@@ -101,8 +86,11 @@ func scan(text string) (driverIndex, error) {
 }
 
 // openIndexed reads a catalogue's metadata and keeps its drivers for
-// Lookup to decode, found through ix.
-func openIndexed(text string, ix driverIndex) (*Catalog, error) {
+// Lookup to find through index and decode.
+func openIndexed(text, index string) (*Catalog, error) {
+	if !strings.HasPrefix(index, indexHeader) {
+		return nil, fmt.Errorf("not a driver index")
+	}
 	head, _, ok := strings.Cut(text, driversOpen)
 	if !ok {
 		// An empty catalogue, or one not in Encode's layout: decode it
@@ -117,11 +105,7 @@ func openIndexed(text string, ix driverIndex) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.byCompat = ix.byCompat
-	if c.byCompat == nil {
-		c.byCompat = map[string]int{}
-	}
-	c.lazy = &lazyDrivers{text: text, starts: ix.starts, done: make([]*Driver, len(ix.starts))}
+	c.lazy = &lazyDrivers{text: text, index: index, done: map[int]*Driver{}}
 	return c, nil
 }
 
@@ -153,35 +137,49 @@ func compatibles(obj string) ([]string, error) {
 	return out, nil
 }
 
-// driver returns driver i, decoding it the first time. The text was
-// checked when boardc was built (TestLazyMatchesDecode), so a driver that
-// does not decode is a corrupt binary.
-func (l *lazyDrivers) driver(i int) *Driver {
+// lookup returns the first driver listing compatible, nil for none.
+func (l *lazyDrivers) lookup(compatible string) *Driver {
+	start, ok := find(l.index, compatible)
+	if !ok {
+		return nil
+	}
+	return l.driverAt(start)
+}
+
+// driverAt returns the driver starting at byte start, decoding it the
+// first time. The text and its index were checked when boardc was built
+// (TestShippedIndex, TestLazyMatchesDecode), so a driver that does not
+// decode is a corrupt binary.
+func (l *lazyDrivers) driverAt(start int) *Driver {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if d := l.done[i]; d != nil {
+	if d := l.done[start]; d != nil {
 		return d
 	}
-	var d Driver
-	obj := l.text[l.starts[i]:]
+	obj := l.text[start:]
 	n := strings.Index(obj, driverClose)
 	if !strings.HasPrefix(obj, driverOpen) || n < 0 {
-		panic(fmt.Sprintf("kernel: embedded catalogue, driver %d: not at byte %d", i, l.starts[i]))
+		panic(fmt.Sprintf("kernel: embedded catalogue: no driver at byte %d", start))
 	}
+	var d Driver
 	dec := json.NewDecoder(strings.NewReader(obj[:n+len(driverClose)]))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		panic(fmt.Sprintf("kernel: embedded catalogue, driver %d: %v", i, err))
+		panic(fmt.Sprintf("kernel: embedded catalogue, driver at byte %d: %v", start, err))
 	}
-	l.done[i] = &d
+	l.done[start] = &d
 	return &d
 }
 
 // all decodes every driver, in order.
 func (l *lazyDrivers) all() []Driver {
-	out := make([]Driver, len(l.starts))
-	for i := range out {
-		out[i] = *l.driver(i)
+	ix, err := scan(l.text)
+	if err != nil {
+		panic(fmt.Sprintf("kernel: embedded catalogue: %v", err))
+	}
+	out := make([]Driver, len(ix.starts))
+	for i, start := range ix.starts {
+		out[i] = *l.driverAt(start)
 	}
 	return out
 }

@@ -34,10 +34,22 @@ func sameCatalog(t *testing.T, lazy, full *Catalog) {
 	if diff := cmp.Diff(full, lazy, meta, cmpopts.IgnoreUnexported(Catalog{})); diff != "" {
 		t.Errorf("metadata (-full +lazy):\n%s", diff)
 	}
-	if len(lazy.byCompat) != len(full.byCompat) {
-		t.Errorf("lazy indexes %d compatibles, Decode %d", len(lazy.byCompat), len(full.byCompat))
+	// Lookups of compatibles no driver lists, before, between and after
+	// the listed ones in byte order, find nothing.
+	for _, s := range []string{"", " ", "0", "a", "zzzz", "~", "generic-ahci0", "vendor,"} {
+		if _, listed := full.byCompat[s]; listed {
+			continue
+		}
+		if d, m := lazy.Lookup([]string{s}); d != nil {
+			t.Errorf("Lookup(%q) = %s by %q, want nothing", s, d.Name, m)
+		}
 	}
 	for s := range full.byCompat {
+		if _, listed := full.byCompat[s+"0"]; !listed {
+			if d, _ := lazy.Lookup([]string{s + "0"}); d != nil {
+				t.Errorf("Lookup(%q) = %s, want nothing", s+"0", d.Name)
+			}
+		}
 		want, wm := full.Lookup([]string{s})
 		got, gm := lazy.Lookup([]string{s})
 		if gm != wm || !cmp.Equal(got, want) {
@@ -54,11 +66,7 @@ func sameCatalog(t *testing.T, lazy, full *Catalog) {
 func TestLazyMatchesDecode(t *testing.T) {
 	for _, s := range Series() {
 		t.Run(s, func(t *testing.T) {
-			ix, err := parseIndex(shipped[s].index)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lazy, err := openIndexed(shipped[s].text, ix)
+			lazy, err := openIndexed(shipped[s].text, shipped[s].index)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,12 +144,19 @@ func BenchmarkLoad(b *testing.B) {
 	text, index := shipped[Default()].text, shipped[Default()].index
 	b.Run("index", func(b *testing.B) {
 		for b.Loop() {
-			ix, err := parseIndex(index)
-			if err != nil {
+			if _, err := openIndexed(text, index); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := openIndexed(text, ix); err != nil {
-				b.Fatal(err)
+		}
+	})
+	c, err := Load(Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("lookup", func(b *testing.B) {
+		for b.Loop() {
+			if d, _ := c.Lookup([]string{"vendor,none", "snps,dwc3"}); d == nil {
+				b.Fatal("snps,dwc3: no driver")
 			}
 		}
 	})
@@ -197,11 +212,27 @@ func TestShippedIndex(t *testing.T) {
 			t.Errorf("data/%s is not the index of data/%s: regenerate both with scripts/catalog.sh", IndexName(s), FileName(s))
 		}
 	}
-	if _, err := parseIndex("12 a\n"); err == nil || err.Error() != "not a driver index" {
+	if _, err := openIndexed(shipped[Default()].text, "a 12\n"); err == nil || err.Error() != "not a driver index" {
 		t.Errorf("an index without its header: %v", err)
 	}
-	if _, err := parseIndex(indexHeader + "12 a\nx b\n"); err == nil || err.Error() != `line 3: strconv.Atoi: parsing "x": invalid syntax` {
-		t.Errorf("a bad offset: %v", err)
+	for _, tc := range []struct {
+		index, compat string
+		start         int
+		found         bool
+	}{
+		{"", "a", 0, false},
+		{"b 7\n", "a", 0, false},
+		{"b 7\n", "b", 7, true},
+		{"b 7\n", "c", 0, false},
+		{"a 1\nab 2\nb 3\n", "ab", 2, true},
+		{"a 1\nab 2\nb 3\n", "a", 1, true},
+		{"a 1\nab 2\nb 3\n", "b", 3, true},
+		{"a 1\nab 2\nb 3\n", "aa", 0, false},
+	} {
+		start, found := find(indexHeader+tc.index, tc.compat)
+		if start != tc.start || found != tc.found {
+			t.Errorf("find(%q, %q) = %d, %v; want %d, %v", tc.index, tc.compat, start, found, tc.start, tc.found)
+		}
 	}
 	c, err := Decode(strings.NewReader(sample))
 	if err != nil {
