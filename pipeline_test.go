@@ -40,6 +40,7 @@ var stages = map[string]int{
 	"internal/targetplan":  8,
 	"report":               9,
 	"explain":              9,
+	"audit":                9,
 	"cmd/boardc":           10,
 	"cmd/boardc-layout":    10,
 	"cmd/boardc-catalog":   10,
