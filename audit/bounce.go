@@ -57,10 +57,10 @@ func memoryOf(t *basetree.Tree) memory {
 }
 
 // maxRAM bounds the RAM sizes a note names when the tree leaves the size
-// to the bootloader: 64 GiB, four times the largest memory node of the
-// v7.1 arm64 corpus. A reach that only RAM beyond it would exceed is no
+// to the bootloader: 16 GiB, so that a note names a RAM size a board of
+// the kind can have. A reach that only more RAM would exceed is no
 // finding.
-const maxRAM = 64 << 30
+const maxRAM = 16 << 30
 
 // window is a physical address range [lo, hi] a device can reach.
 type window struct{ lo, hi uint64 }
@@ -238,15 +238,26 @@ func bounce(t *basetree.Tree, board string, n *basetree.Node, m Master, drv *ker
 	} else {
 		// The tree leaves the RAM size to the bootloader: say which
 		// sizes reach beyond the device.
-		out, ok := firstOut(mem.Base, math.MaxUint64, ws)
-		if !ok || out-mem.Base >= maxRAM {
+		// Without a memory node the RAM's base is unknown too: it is
+		// taken to start where the device's reach does.
+		base := mem.Base
+		if !mem.Known && len(ws) > 0 {
+			base = ws[0].lo
+		}
+		out, ok := firstOut(base, math.MaxUint64, ws)
+		if !ok || out-base >= maxRAM {
 			return Finding{}, false
 		}
 		f.Severity = Note
-		if mem.Known {
+		switch {
+		case mem.Known && out == base:
+			ev = append(ev, Evidence{Kind: "memory", Text: fmt.Sprintf("RAM at %#x, its size left to the bootloader", mem.Base), Source: mem.Source})
+			f.Severity = Warning
+			f.Message = fmt.Sprintf("%s cannot reach the start of RAM at %#x (%s) and has no IOMMU: all its streaming DMA bounces through swiotlb", m.Path, base, reachText)
+		case mem.Known:
 			ev = append(ev, Evidence{Kind: "memory", Text: fmt.Sprintf("RAM at %#x, its size left to the bootloader", mem.Base), Source: mem.Source})
 			f.Message = fmt.Sprintf("%s reaches RAM only below %#x (%s) and has no IOMMU: with more than %s of RAM at %#x, streaming DMA above it bounces through swiotlb", m.Path, out, reachText, size(out-mem.Base), mem.Base)
-		} else {
+		default:
 			ev = append(ev, Evidence{Kind: "memory", Text: "no memory node: the RAM is left to the bootloader"})
 			f.Message = fmt.Sprintf("%s reaches RAM only below %#x (%s) and has no IOMMU: RAM above %#x bounces through swiotlb", m.Path, out, reachText, out)
 		}

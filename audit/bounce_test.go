@@ -105,3 +105,19 @@ func TestReach(t *testing.T) {
 		}
 	}
 }
+
+// TestBounceNoMemory: without a memory node, the RAM is taken to start
+// where the device's reach does (i.MX8MM: a window at 0x40000000).
+func TestBounceNoMemory(t *testing.T) {
+	r := Board(tree(t, armada("", "", "dma-ranges = <0 0x40000000 0 0x40000000 0 0xc0000000>;")), "board.dts", catalog())
+	f, ok := classes(r, usb)[Bounce]
+	if !ok || f.Severity != Note || !strings.Contains(f.Message, "RAM above 0x100000000 bounces") {
+		t.Errorf("finding = %+v (found %v), want a note naming 0x100000000", f, ok)
+	}
+	// A board whose RAM starts below every window: all of it bounces.
+	r = Board(tree(t, armada(ramNoSz, "", "dma-ranges = <0 0x80000000 0 0x80000000 0 0x80000000>;")), "board.dts", catalog())
+	f, ok = classes(r, usb)[Bounce]
+	if !ok || f.Severity != Warning || !strings.Contains(f.Message, "cannot reach the start of RAM at 0x40000000") {
+		t.Errorf("finding = %+v (found %v), want a warning on the start of RAM", f, ok)
+	}
+}

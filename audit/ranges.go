@@ -31,7 +31,7 @@ func ranges(t *basetree.Tree, board string) []Finding {
 		if n.Parent != nil {
 			pc = n.Parent.AddressCells()
 		}
-		rs, _, ok := n.DMARanges()
+		rs, ok := decode(n, pc)
 		cells := fmt.Sprintf("#address-cells %d, parent #address-cells %d, #size-cells %d", n.AddressCells(), pc, n.SizeCells())
 		if !ok {
 			f := finding(Ranges, Warning, board, m)
@@ -64,4 +64,33 @@ func ranges(t *basetree.Tree, board string) []Finding {
 		}
 	}
 	return out
+}
+
+// decode reads the dma-ranges of n as (child, parent, size) triplets with
+// the node's #address-cells (ac), its parent's (pc) and its #size-cells.
+// A count above two cells keeps its low two: a PCI address's first cell
+// is its space code (IEEE 1275 PCI bus binding), not part of the address.
+// ok is false when the property is not a whole number of triplets.
+func decode(n *basetree.Node, pc int) ([][3]uint64, bool) {
+	cells, _ := n.Cells("dma-ranges")
+	ac, sc := n.AddressCells(), n.SizeCells()
+	w := ac + pc + sc
+	if w == 0 || len(cells)%w != 0 {
+		return nil, false
+	}
+	num := func(c []uint32) uint64 {
+		if len(c) > 2 {
+			c = c[len(c)-2:]
+		}
+		var v uint64
+		for _, x := range c {
+			v = v<<32 | uint64(x)
+		}
+		return v
+	}
+	var out [][3]uint64
+	for i := 0; i < len(cells); i += w {
+		out = append(out, [3]uint64{num(cells[i : i+ac]), num(cells[i+ac : i+ac+pc]), num(cells[i+ac+pc : i+w])})
+	}
+	return out, true
 }

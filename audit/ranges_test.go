@@ -24,6 +24,16 @@ func TestRanges(t *testing.T) {
 			t.Errorf("%s: %s at %s\nwant %s at board.dts:12", c.name, f.Message, f.Source, c.want)
 		}
 	}
+	// A PCI child address is three cells: seven in all.
+	pci := `pcie@1000 { device_type = "pci"; reg = <0 0x1000 0 0x1000>; #address-cells = <3>; #size-cells = <2>;
+		dma-ranges = <0x02000000 0 0 0 0 0x1 0>; };`
+	if f, ok := classes(Board(tree(t, armada(ram1G, "", pci)), "board.dts", catalog()), "/soc/pcie@1000")[Ranges]; ok {
+		t.Errorf("pci: a finding: %+v", f)
+	}
+	bad := strings.Replace(pci, "0x1 0>", "0x1>", 1)
+	if _, ok := classes(Board(tree(t, armada(ram1G, "", bad)), "board.dts", catalog()), "/soc/pcie@1000")[Ranges]; !ok {
+		t.Errorf("pci with 6 cells: no finding")
+	}
 	// A malformed dma-ranges is reported once, as Ranges, not as Bounce.
 	r := Board(tree(t, armada(ram8G, "", "dma-ranges = <0 0 0 0 0x1>;")), "board.dts", catalog())
 	for _, f := range r.Findings {
