@@ -95,6 +95,11 @@ type Finding struct {
 	Evidence []Evidence `json:"evidence"`
 	// Suggest is the change to make.
 	Suggest string `json:"suggest"`
+
+	// above is, for a Bounce finding on a board whose tree leaves the
+	// RAM size open, the lowest address that bounces: Finish keeps the
+	// finding only where a board of the same SoC states RAM above it.
+	above uint64
 }
 
 // Evidence is one fact behind a finding.

@@ -40,6 +40,12 @@ type BoardResult struct {
 	// compatible that matched it.
 	Family string `json:"family,omitempty"`
 	SoC    string `json:"soc,omitempty"`
+	// Chip is the root's last compatible, the SoC's ("rockchip,rk3399");
+	// RAMTop the highest RAM address its memory nodes state, 0 where they
+	// leave the size open; RAMSource where.
+	Chip      string `json:"chip,omitempty"`
+	RAMTop    uint64 `json:"ramTop,omitempty"`
+	RAMSource string `json:"ramSource,omitempty"`
 	// Masters are the board's DMA masters, as boardc import finds them.
 	Masters  []Master  `json:"masters"`
 	Findings []Finding `json:"findings"`
@@ -62,6 +68,15 @@ func Board(t *basetree.Tree, board string, cat *kernel.Catalog) BoardResult {
 		return r
 	}
 	mem := memoryOf(t)
+	if len(root) > 0 {
+		r.Chip = root[len(root)-1]
+	}
+	if mem.Sized {
+		for _, rg := range mem.Regions {
+			r.RAMTop = max(r.RAMTop, rg[0]+(rg[1]-1))
+		}
+		r.RAMSource = mem.Source
+	}
 	for _, dm := range d.Masters() {
 		n := t.Node(dm.Path)
 		if n == nil {

@@ -249,10 +249,11 @@ func bounce(t *basetree.Tree, board string, n *basetree.Node, m Master, drv *ker
 			return Finding{}, false
 		}
 		f.Severity = Note
+		f.above = out
 		switch {
 		case mem.Known && out == base:
 			ev = append(ev, Evidence{Kind: "memory", Text: fmt.Sprintf("RAM at %#x, its size left to the bootloader", mem.Base), Source: mem.Source})
-			f.Severity = Warning
+			f.Severity, f.above = Warning, 0
 			f.Message = fmt.Sprintf("%s cannot reach the start of RAM at %#x (%s) and has no IOMMU: all its streaming DMA bounces through swiotlb", m.Path, base, reachText)
 		case mem.Known:
 			ev = append(ev, Evidence{Kind: "memory", Text: fmt.Sprintf("RAM at %#x, its size left to the bootloader", mem.Base), Source: mem.Source})

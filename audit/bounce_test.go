@@ -121,3 +121,30 @@ func TestBounceNoMemory(t *testing.T) {
 		t.Errorf("finding = %+v (found %v), want a warning on the start of RAM", f, ok)
 	}
 }
+
+// TestBounceSoCRAM: a note on a board that leaves its RAM size open is
+// kept only where a board of the same SoC states RAM beyond the reach.
+func TestBounceSoCRAM(t *testing.T) {
+	open := Board(tree(t, armada(ramNoSz, "", "")), "open.dts", catalog())
+	small := Board(tree(t, armada(ram1G, "", "")), "small.dts", catalog())
+	big := Board(tree(t, armada(ram8G, "", "")), "big.dts", catalog())
+	has := func(fs []Finding) (Finding, bool) {
+		for _, f := range fs {
+			if f.Board == "open.dts" && f.Path == usb && f.Class == Bounce {
+				return f, true
+			}
+		}
+		return Finding{}, false
+	}
+	if f, ok := has(Finish([]BoardResult{open, small})); ok {
+		t.Errorf("kept with no board of the SoC above the reach: %+v", f)
+	}
+	f, ok := has(Finish([]BoardResult{open, small, big}))
+	if !ok {
+		t.Fatal("dropped although big.dts states 8 GiB")
+	}
+	last := f.Evidence[len(f.Evidence)-1]
+	if last.Kind != "memory" || !strings.Contains(last.Text, "big.dts, a board of the same SoC (marvell,armada3720), has RAM up to 0x1ffffffff") || last.Source != "board.dts:6" {
+		t.Errorf("evidence = %+v", last)
+	}
+}

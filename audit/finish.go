@@ -22,12 +22,18 @@ func driverKey(m Master) string {
 	return ""
 }
 
-// Finish returns every board's findings with the Sibling findings, which
-// need every board: an enabled master not coherent (and not stated
+// Finish returns every board's findings with those that need every
+// board, ranked (Sort).
+//
+// A Bounce finding on a board whose tree leaves the RAM size open is
+// kept only where a board of the same SoC (the root's last compatible)
+// states RAM above the device's reach, with that board as evidence.
+//
+// A Sibling finding is an enabled master not coherent (and not stated
 // dma-noncoherent) whose driver binds a master on another SoC of the same
 // family that carries dma-coherent itself (a flag on a whole bus, as
-// fsl-ls1043a.dtsi's soc has, states no one master's port), where the board has no Coherency finding for
-// it already. The list is ranked (Sort).
+// fsl-ls1043a.dtsi's soc has, states no one master's port), where the
+// board has no Coherency finding for it already.
 func Finish(rs []BoardResult) []Finding {
 	// family -> driver key -> SoC -> first coherent occurrence, boards
 	// in the order given.
@@ -52,9 +58,34 @@ func Finish(rs []BoardResult) []Finding {
 			}
 		}
 	}
+	// The highest RAM any board of a SoC states, and where.
+	type ram struct {
+		top          uint64
+		board, where string
+	}
+	rams := map[string]ram{}
+	for _, r := range rs {
+		if r.RAMTop > rams[r.Chip].top {
+			rams[r.Chip] = ram{r.RAMTop, r.Board, r.RAMSource}
+		}
+	}
 	var out []Finding
 	for _, r := range rs {
-		out = append(out, r.Findings...)
+		for _, f := range r.Findings {
+			if f.above == 0 {
+				out = append(out, f)
+				continue
+			}
+			// The board leaves its RAM size open: a board of the same
+			// SoC that states RAM above the reach shows the SoC has
+			// such RAM; without one, the finding may never happen.
+			m, ok := rams[r.Chip]
+			if !ok || m.top < f.above {
+				continue
+			}
+			f.Evidence = append(f.Evidence, Evidence{Kind: "memory", Text: fmt.Sprintf("%s, a board of the same SoC (%s), has RAM up to %#x", m.board, r.Chip, m.top), Source: m.where})
+			out = append(out, f)
+		}
 		if r.Family == "" {
 			continue
 		}
