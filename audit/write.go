@@ -8,7 +8,7 @@ import (
 )
 
 // WriteText writes the findings, ranked, each with its evidence and the
-// change to make, then a summary line per class.
+// change to make (Summary is the line that counts them).
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
@@ -31,7 +31,6 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "  change: %s\n", f.Suggest)
 	}
-	b.WriteString(r.Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
