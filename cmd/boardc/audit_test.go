@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,6 +73,16 @@ func TestAudit(t *testing.T) {
 		if code != tc.want || !strings.Contains(stdout.String(), tc.out) || !strings.Contains(stderr.String(), tc.errOut) {
 			t.Errorf("%v: exit %d, want %d\nstdout: %s\nstderr: %s\nwant stdout containing %q, stderr %q", tc.args, code, tc.want, stdout.String(), stderr.String(), tc.out, tc.errOut)
 		}
+	}
+
+	// A .dtb, read as it is: no upstream position.
+	dtb := filepath.Join(dir, "board.dtb")
+	if b, err := exec.Command("dtc", "-q", "-I", "dts", "-O", "dtb", "-@", "-o", dtb, filepath.Join(root, "arch", "arm64", "boot", "dts", "acme", "board.dts")).CombinedOutput(); err != nil {
+		t.Fatalf("dtc: %v: %s", err, b)
+	}
+	var dout, derr bytes.Buffer
+	if code := runWith([]string{"audit", dtb}, &dout, &derr); code != exitOK || !strings.Contains(dout.String(), "error [coherency] "+dtb+": /soc/crypto@90000 (&crypto)\n  /soc/crypto@90000 is not dma-coherent") {
+		t.Errorf("audit %s: exit %d\nstdout: %s\nstderr: %s", dtb, code, dout.String(), derr.String())
 	}
 
 	// The JSON report, to a file.
