@@ -55,6 +55,31 @@ func Classes() []Class {
 	return []Class{Coherency, NonCoherentBus, Bounce, BounceDefault, Ranges, Sibling}
 }
 
+// docs says what each class finds and why it matters, for the rules of a
+// SARIF log and the legend of a page.
+var docs = map[Class]string{
+	Coherency:      "A DMA master without dma-coherent on an interconnect the SoC facts say is I/O-coherent for it: the kernel cleans and invalidates the CPU caches around every DMA the hardware would keep coherent itself (of_dma_is_coherent(), drivers/of/address.c; arch_setup_dma_ops()).",
+	NonCoherentBus: "dma-coherent on a master of an interconnect the SoC facts say does not snoop the CPU caches: the kernel skips cache maintenance the hardware needs, and DMA data is corrupted silently.",
+	Bounce:         "A master whose DMA reach, the mask its driver sets narrowed by dma-ranges (of_dma_configure_id(), drivers/of/device.c), leaves RAM out, with no IOMMU: streaming DMA to RAM beyond it is copied through swiotlb bounce buffers (dma_direct_map_page(), kernel/dma/direct.h).",
+	BounceDefault:  "Bounce for a master whose driver sets no DMA mask: the 32-bit default of an OF platform device (of_platform_device_create_pdata(), drivers/of/platform.c) is its reach.",
+	Ranges:         "A dma-ranges the kernel cannot decode with the cell counts in force (of_dma_get_range(), drivers/of/address.c), or whose windows overlap in the bus's address space.",
+	Sibling:        "A master not dma-coherent whose driver binds a master that carries dma-coherent on another SoC of the same family: a candidate to check against the SoC's reference manual.",
+}
+
+// Doc returns one paragraph on what class c finds.
+func Doc(c Class) string { return docs[c] }
+
+// Level returns the severity class c's findings have at most.
+func Level(c Class) Severity {
+	switch c {
+	case Coherency, NonCoherentBus:
+		return Error
+	case Sibling:
+		return Note
+	}
+	return Warning
+}
+
 // Severity is how sure and how costly a finding is, named as SARIF
 // names its levels.
 type Severity string

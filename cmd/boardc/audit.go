@@ -45,7 +45,9 @@ driver-facts catalogue show:
 Each finding names the board, the node, where it is written upstream
 (file:line of its compatible), its evidence (the device-tree lines, the
 driver fact with file:line, the SoC fact with its source) and the change
-to make. The SoC facts and the rules are in docs/audit.md.
+to make. The SoC facts and the rules are in docs/audit.md. --format=json
+writes them as data, --format=sarif as a SARIF 2.1.0 log with one rule per
+class, each result located at the node's line in the upstream .dts/.dtsi.
 
 With --dts-root DIR, BOARD is a .dts relative to DIR/arch/arm64/boot/dts
 ("marvell/armada-3720-espressobin.dts"), a directory there ("marvell/")
@@ -62,8 +64,8 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
   boardc audit --dts-root ~/src/linux --format=json -o audit.json
   boardc audit board.dtb`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return usageError(cmd, fmt.Errorf("--format %q: want text or json", format))
+			if format != "text" && format != "json" && format != "sarif" {
+				return usageError(cmd, fmt.Errorf("--format %q: want text, json or sarif", format))
 			}
 			if failOn != "" && failOn != "error" && failOn != "warning" && failOn != "note" {
 				return usageError(cmd, fmt.Errorf("--fail-on %q: want error, warning or note", failOn))
@@ -97,9 +99,12 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
 				return exitError{exitUsage}
 			}
 			var b bytes.Buffer
-			if format == "json" {
+			switch format {
+			case "json":
 				err = rep.WriteJSON(&b)
-			} else {
+			case "sarif":
+				err = writeAuditSARIF(&b, rep)
+			default:
 				err = rep.WriteText(&b)
 			}
 			if err != nil {
@@ -127,7 +132,7 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
 	}
 	c.Flags().StringVar(&root, "dts-root", "", "kernel tree whose arch/arm64/boot/dts boards are audited (default $"+basetree.RootEnv+")")
 	c.Flags().StringVar(&corpus, "corpus", "", "the upstream corpus tarball, audited as a kernel tree")
-	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
 	c.Flags().StringVarP(&out, "output", "o", "", "write the report to this file (default standard output)")
 	c.Flags().StringVar(&series, "kernel", "", "Linux series of the driver facts (default the newest shipped)")
 	c.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when a finding is at or above this severity: error, warning, note")

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"boardc.dev/boardc/audit"
 	"boardc.dev/boardc/internal/testtool"
 )
 
@@ -62,7 +65,7 @@ func TestAudit(t *testing.T) {
 		{[]string{"audit", "--dts-root", root, "--fail-on=error", "acme/"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "--fail-on=note", "acme/b*"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "nope/"}, exitDiags, "", "boardc audit: nope/: no board of "},
-		{[]string{"audit", "--format=xml"}, exitUsage, "", "boardc audit: --format \"xml\": want text or json"},
+		{[]string{"audit", "--format=xml"}, exitUsage, "", "boardc audit: --format \"xml\": want text, json or sarif"},
 		{[]string{"audit", "--fail-on=info"}, exitUsage, "", "boardc audit: --fail-on \"info\": want error, warning or note"},
 		{[]string{"audit", "--dts-root", root, "--corpus", "x.tar.gz"}, exitUsage, "", "--dts-root and --corpus exclude each other"},
 		{[]string{"audit", "--dts-root", root, "-o", filepath.Join(dir, "no", "such", "dir", "a.txt")}, exitIO, "", "boardc audit: "},
@@ -108,5 +111,38 @@ func TestAudit(t *testing.T) {
 	if rep.Counts["coherency"] != 1 || len(rep.Boards) != 1 || rep.Boards[0].Family != "armada-37xx" || len(rep.Findings) != 1 ||
 		rep.Findings[0].Source != "arch/arm64/boot/dts/acme/board.dts:12" || rep.Findings[0].Suggest != "add `dma-coherent;` to &crypto in arch/arm64/boot/dts/acme/board.dts" {
 		t.Errorf("report = %s", b)
+	}
+}
+
+// TestAuditSARIF checks that --format=sarif prints a log the SARIF 2.1.0
+// schema accepts, with one rule per class and the finding located at the
+// node's line.
+func TestAuditSARIF(t *testing.T) {
+	root := auditTree(t)
+	var stdout, stderr bytes.Buffer
+	if code := runWith([]string{"audit", "--dts-root", root, "--format=sarif"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	rep, err := sarif.FromBytes(stdout.Bytes(), sarif.WithStrictValidation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Validate(); err != nil {
+		t.Fatalf("the SARIF 2.1.0 schema rejects the log: %v\n%s", err, stdout.String())
+	}
+	var log sarifLog
+	if err := json.Unmarshal(stdout.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if len(run.Tool.Driver.Rules) != len(audit.Classes()) || len(run.Results) != 1 {
+		t.Fatalf("%d rules, %d results; want %d and 1", len(run.Tool.Driver.Rules), len(run.Results), len(audit.Classes()))
+	}
+	r := run.Results[0]
+	loc := r.Locations[0]
+	if r.RuleID != "coherency" || r.Level != "error" || loc.PhysicalLocation.ArtifactLocation.URI != "arch/arm64/boot/dts/acme/board.dts" ||
+		loc.PhysicalLocation.Region == nil || loc.PhysicalLocation.Region.StartLine != 12 || loc.LogicalLocations[0].FullyQualifiedName != "acme/board.dts:/soc/crypto@90000" ||
+		!strings.Contains(r.Message.Text, "change: add `dma-coherent;` to &crypto") {
+		t.Errorf("result = %+v", r)
 	}
 }
