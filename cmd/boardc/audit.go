@@ -47,7 +47,8 @@ Each finding names the board, the node, where it is written upstream
 driver fact with file:line, the SoC fact with its source) and the change
 to make. The SoC facts and the rules are in docs/audit.md. --format=json
 writes them as data, --format=sarif as a SARIF 2.1.0 log with one rule per
-class, each result located at the node's line in the upstream .dts/.dtsi.
+class, each result located at the node's line in the upstream .dts/.dtsi;
+--format=html as one self-contained page.
 
 With --dts-root DIR, BOARD is a .dts relative to DIR/arch/arm64/boot/dts
 ("marvell/armada-3720-espressobin.dts"), a directory there ("marvell/")
@@ -64,8 +65,8 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
   boardc audit --dts-root ~/src/linux --format=json -o audit.json
   boardc audit board.dtb`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" && format != "sarif" {
-				return usageError(cmd, fmt.Errorf("--format %q: want text, json or sarif", format))
+			if format != "text" && format != "json" && format != "sarif" && format != "html" {
+				return usageError(cmd, fmt.Errorf("--format %q: want text, json, sarif or html", format))
 			}
 			if failOn != "" && failOn != "error" && failOn != "warning" && failOn != "note" {
 				return usageError(cmd, fmt.Errorf("--fail-on %q: want error, warning or note", failOn))
@@ -104,6 +105,8 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
 				err = rep.WriteJSON(&b)
 			case "sarif":
 				err = writeAuditSARIF(&b, rep)
+			case "html":
+				err = rep.WriteHTML(&b)
 			default:
 				err = rep.WriteText(&b)
 			}
@@ -132,7 +135,7 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
 	}
 	c.Flags().StringVar(&root, "dts-root", "", "kernel tree whose arch/arm64/boot/dts boards are audited (default $"+basetree.RootEnv+")")
 	c.Flags().StringVar(&corpus, "corpus", "", "the upstream corpus tarball, audited as a kernel tree")
-	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
+	c.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or html")
 	c.Flags().StringVarP(&out, "output", "o", "", "write the report to this file (default standard output)")
 	c.Flags().StringVar(&series, "kernel", "", "Linux series of the driver facts (default the newest shipped)")
 	c.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when a finding is at or above this severity: error, warning, note")

@@ -65,7 +65,7 @@ func TestAudit(t *testing.T) {
 		{[]string{"audit", "--dts-root", root, "--fail-on=error", "acme/"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "--fail-on=note", "acme/b*"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "nope/"}, exitDiags, "", "boardc audit: nope/: no board of "},
-		{[]string{"audit", "--format=xml"}, exitUsage, "", "boardc audit: --format \"xml\": want text, json or sarif"},
+		{[]string{"audit", "--format=xml"}, exitUsage, "", "boardc audit: --format \"xml\": want text, json, sarif or html"},
 		{[]string{"audit", "--fail-on=info"}, exitUsage, "", "boardc audit: --fail-on \"info\": want error, warning or note"},
 		{[]string{"audit", "--dts-root", root, "--corpus", "x.tar.gz"}, exitUsage, "", "--dts-root and --corpus exclude each other"},
 		{[]string{"audit", "--dts-root", root, "-o", filepath.Join(dir, "no", "such", "dir", "a.txt")}, exitIO, "", "boardc audit: "},
