@@ -35,12 +35,18 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
-// Summary says how many boards were audited and how many findings each
-// class has.
+// Summary says how many boards were audited, how many of them are of an
+// SoC family the facts know (the others get no coherency finding), and
+// how many findings each class has.
 func (r *Report) Summary() string {
 	var b strings.Builder
-	failed := len(r.Failed())
-	fmt.Fprintf(&b, "audit: %d board(s), %d not compiled; %d finding(s)", len(r.Boards), failed, len(r.Findings))
+	failed, facts := len(r.Failed()), 0
+	for _, br := range r.Boards {
+		if br.Family != "" {
+			facts++
+		}
+	}
+	fmt.Fprintf(&b, "audit: %d board(s), %d not compiled, %d with SoC interconnect facts; %d finding(s)", len(r.Boards), failed, facts, len(r.Findings))
 	counts := r.Counts()
 	sep := ": "
 	for _, c := range Classes() {

@@ -61,7 +61,7 @@ func TestAudit(t *testing.T) {
 	}{
 		{[]string{"audit", "--dts-root", root}, exitOK,
 			"error [coherency] acme/board.dts: /soc/crypto@90000 (&crypto)\n  arch/arm64/boot/dts/acme/board.dts:12: ",
-			"audit: 1 board(s), 0 not compiled; 1 finding(s): coherency 1"},
+			"audit: 1 board(s), 0 not compiled, 1 with SoC interconnect facts; 1 finding(s): coherency 1"},
 		{[]string{"audit", "--dts-root", root, "--fail-on=error", "acme/"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "--fail-on=note", "acme/b*"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "nope/"}, exitDiags, "", "boardc audit: nope/: no board of "},
