@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates boardc's driver-facts catalogues,
-# compiler/kernel/data/linux-SERIES.json.gz, from Debian's kernel source
+# compiler/kernel/data/linux-SERIES.json and its index, from Debian's kernel source
 # packages (/usr/src/linux-source-SERIES.tar.xz), installing the missing
 # ones with apt-get first. The archives' Makefile, drivers/ and sound/
 # are extracted once into $BOARDC_KSRC_CACHE (default ~/.cache/boardc/ksrc).
@@ -23,5 +23,5 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/boardc-catalog" ./cmd/boardc-catalog
 for s in "${series[@]}"; do
-	"$bin/boardc-catalog" -tarball "/usr/src/linux-source-$s.tar.xz" -out "compiler/kernel/data/linux-$s.json.gz"
+	"$bin/boardc-catalog" -tarball "/usr/src/linux-source-$s.tar.xz" -out "compiler/kernel/data/linux-$s.json"
 done

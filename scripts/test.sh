@@ -26,7 +26,7 @@ command -v chromium >/dev/null || need+=(chromium fonts-dejavu-core)
 sources=()
 for s in 6.1 6.12; do
 	[ -f "/usr/src/linux-source-$s.tar.xz" ] && continue
-	v=$(gzip -dc "compiler/kernel/data/linux-$s.json.gz" | sed -n 's/^ *"package": "linux-source-[0-9.]* \(.*\)",$/\1/p')
+	v=$(sed -n 's/^ *"package": "linux-source-[0-9.]* \(.*\)",$/\1/p' "compiler/kernel/data/linux-$s.json")
 	sources+=("linux-source-$s${v:+=$v}")
 done
 if [ ${#need[@]} -gt 0 ]; then

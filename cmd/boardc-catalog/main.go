@@ -1,8 +1,9 @@
 // Command boardc-catalog writes boardc's driver-facts catalogue of one
 // Linux kernel: it reads the tree's Makefile, drivers/ and sound/ and
-// writes the gzip-compressed JSON that compiler/kernel embeds
-// (compiler/kernel/data/linux-SERIES.json.gz). scripts/catalog.sh runs
-// it for every series boardc ships.
+// writes the JSON that compiler/kernel embeds
+// (compiler/kernel/data/linux-SERIES.json) and its index
+// (linux-SERIES.index). scripts/catalog.sh runs it for every series
+// boardc ships.
 package main
 
 import (
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"boardc.dev/boardc/compiler/kernel"
@@ -21,7 +23,8 @@ const usage = `usage: boardc-catalog -tarball FILE [-tree DIR] -out FILE
 
 Writes the driver-facts catalogue of a Linux source archive (a Debian
 linux-source-SERIES package's /usr/src/linux-source-SERIES.tar.xz) to
-FILE, gzip-compressed JSON ("-" for stdout).
+FILE, as kernel.Encode writes it ("-" for stdout), and its index
+(kernel.WriteIndex) beside it: FILE with .index for .json.
 
 With -tree, DIR is the tree already extracted from the archive (it must
 hold its Makefile, drivers/ and sound/); without it, those are extracted
@@ -101,13 +104,13 @@ func run(tree, tarball, out string, quiet bool, memprofile string) error {
 		f.Close()
 	}
 	var buf bytes.Buffer
-	if err := kernel.EncodeGzip(&buf, c); err != nil {
+	if err := kernel.Encode(&buf, c); err != nil {
 		return err
 	}
 	if out == "-" {
 		_, err = os.Stdout.Write(buf.Bytes())
 	} else {
-		err = os.WriteFile(out, buf.Bytes(), 0o644)
+		err = writeWithIndex(out, buf.String())
 	}
 	if err != nil {
 		return err
@@ -123,4 +126,16 @@ func run(tree, tarball, out string, quiet bool, memprofile string) error {
 			c.Kernel, len(c.Drivers), ncompat, kinds, buf.Len(), time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// writeWithIndex writes a catalogue's text to out and its index beside.
+func writeWithIndex(out, text string) error {
+	var ix bytes.Buffer
+	if err := kernel.WriteIndex(&ix, text); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(out, ".json")+".index", ix.Bytes(), 0o644)
 }

@@ -104,7 +104,7 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
 			case "json":
 				err = rep.WriteJSON(&b)
 			case "sarif":
-				err = writeAuditSARIF(&b, rep)
+				err = rep.SARIF("boardc", currentVersion().Boardc, root).Write(&b)
 			case "html":
 				err = rep.WriteHTML(&b)
 			default:

@@ -119,7 +119,7 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 		},
 	}
 	c.Flags().StringVarP(&outDir, "out", "o", "out", "output directory; each board goes to DIR/<board>/")
-	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "list the files written")
+	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "also list info diagnostics (hidden by default, counted in the summary line) and the files written")
 	c.Flags().StringVar(&depFile, "depfile", "", "write a Make dependency file of the outputs on the CUE inputs to `FILE`")
 	c.Flags().StringArrayVar(&depTargets, "depfile-target", nil, "use `TARGET` instead of the outputs as the depfile's target (repeatable)")
 	c.Flags().BoolVar(&check, "check", false, "write nothing; print how DIR/<board>/ differs from a fresh build and exit 1 on drift")
@@ -130,11 +130,15 @@ DIR/<board>/ that differs from a fresh build and exits 1 on any drift
 	return c
 }
 
-// checkOutDir rejects an -o that names no directory: empty, or an
-// existing file that is not a directory.
+// checkOutDir rejects an -o that names no directory: empty, "-" (which
+// reads as stdout, where a set of files cannot go), or an existing file
+// that is not a directory.
 func checkOutDir(dir string) error {
-	if dir == "" {
+	switch dir {
+	case "":
 		return fmt.Errorf("-o: empty output directory")
+	case "-":
+		return fmt.Errorf("-o -: the outputs are a directory of files and cannot go to stdout; name a directory (./- for one named -)")
 	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("-o %s: not a directory", dir)

@@ -20,7 +20,7 @@ var (
 	pathError = regexp.MustCompile(`(?m)^[^\s:]+: error: .+ \[BC\d{4}\]$`)
 	// summary is the last line of the text form: the board's count of
 	// errors, warnings and infos, and of the checks that ran.
-	summary = regexp.MustCompile(`(?m)^boardc vet: [^\n]+: \d+ errors?, \d+ warnings?, \d+ infos?; \d+ checks? ran(, \d+ skipped)?\n\z`)
+	summary = regexp.MustCompile(`(?m)^boardc vet: [^\n]+: \d+ errors?, \d+ warnings?, \d+ infos?( \(-v lists them\))?; \d+ checks? ran(, \d+ skipped)?\n\z`)
 )
 
 // TestBadCorpusCLI vets and builds every broken input of the loader's

@@ -79,6 +79,10 @@ func compileBoards(cmd *cobra.Command, args []string, f *compileFlags) ([]string
 		failed = failed || r.Diagnostics.HasErrors()
 	}
 	if err := f.print(cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Name(), paths, results); err != nil {
+		var se sarifError
+		if errors.As(err, &se) {
+			return nil, nil, ioError(cmd, err)
+		}
 		return nil, nil, err
 	}
 	if failed {

@@ -2,17 +2,21 @@ package main
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"boardc.dev/boardc/compiler/diag"
+	"boardc.dev/boardc/compiler/diag/sarif"
 )
 
 // writeGitHub writes l as GitHub Actions workflow commands, one line per
-// diagnostic: ::error file=F,line=L,col=C,title=CODE::message. Notes
-// follow the message on lines of their own.
-func writeGitHub(w io.Writer, l diag.List) error {
+// diagnostic: ::error file=F,line=L,col=C,title=CODE::message, F
+// relative to root where the file is below it (GitHub resolves it from
+// the repository's root). Notes follow the message on lines of their own.
+func writeGitHub(w io.Writer, l diag.List, root string) error {
+	wd, _ := os.Getwd()
 	var b strings.Builder
 	for _, d := range l {
 		cmd := "notice"
@@ -24,7 +28,11 @@ func writeGitHub(w io.Writer, l diag.List) error {
 		}
 		var props []string
 		if d.Pos.IsValid() {
-			props = append(props, "file="+ghProperty(filepath.ToSlash(d.Pos.File)))
+			file := d.Pos.File
+			if rel, ok := sarif.RootRelative(root, wd, file); ok {
+				file = rel
+			}
+			props = append(props, "file="+ghProperty(filepath.ToSlash(file)))
 			if d.Pos.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(d.Pos.Line), "col="+strconv.Itoa(d.Pos.Col))
 			}

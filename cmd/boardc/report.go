@@ -56,6 +56,10 @@ func newReport() *cobra.Command {
 A board of more than ` + strconv.Itoa(report.MaxDrawn) + ` DMA masters gets no picture (no topology.svg): its
 layout would take minutes; the page says so, and keeps every table.
 
+The board is checked as vet checks it, against the same base tree
+(--dts-root, --dtb or $BOARDC_DTS_ROOT), so that the page lists the
+diagnostics vet counts, infos included.
+
 Nothing is written for a board with errors, and files whose content did
 not change are left untouched. boardc build --report writes the same files
 to DIR/<board>.report/. Give report a directory other than build's: boardc
@@ -70,6 +74,9 @@ write as drift.
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.validate(); err != nil {
+				return usageError(cmd, err)
+			}
+			if err := checkOutDir(outDir); err != nil {
 				return usageError(cmd, err)
 			}
 			results, err := compileArgs(cmd, args, &f)
@@ -93,8 +100,11 @@ write as drift.
 		},
 	}
 	c.Flags().StringVarP(&outDir, "out", "o", "report", "output directory; each board's report goes to DIR/<board>/")
-	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "list the files written")
+	c.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "also list info diagnostics (hidden by default, counted in the summary line) and the files written")
 	f.register(c)
+	// The same base tree as vet and build ($BOARDC_DTS_ROOT too), so
+	// that the page lists the findings they count.
+	f.base.register(c)
 	return c
 }
 

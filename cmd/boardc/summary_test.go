@@ -29,18 +29,21 @@ func TestSummaryLine(t *testing.T) {
 	for _, c := range []struct {
 		command, path string
 		r             *boardc.Result
+		hidden        bool
 		want          string
 	}{
-		{"vet", "boards/espressobin", &boardc.Result{Name: "espressobin", Diagnostics: ds(diag.Info, diag.Info, diag.Info), Checks: codes(35)},
+		{"vet", "boards/espressobin", &boardc.Result{Name: "espressobin", Diagnostics: ds(diag.Info, diag.Info, diag.Info), Checks: codes(35)}, true,
+			"boardc vet: espressobin: 0 errors, 0 warnings, 3 infos (-v lists them); 35 checks ran"},
+		{"vet", "boards/espressobin", &boardc.Result{Name: "espressobin", Diagnostics: ds(diag.Info, diag.Info, diag.Info), Checks: codes(35)}, false,
 			"boardc vet: espressobin: 0 errors, 0 warnings, 3 infos; 35 checks ran"},
-		{"build", "x", &boardc.Result{Name: "tiny", Diagnostics: ds(diag.Error, diag.Warning, diag.Info), Checks: codes(1)},
+		{"build", "x", &boardc.Result{Name: "tiny", Diagnostics: ds(diag.Error, diag.Warning, diag.Info), Checks: codes(1)}, false,
 			"boardc build: tiny: 1 error, 1 warning, 1 info; 1 check ran"},
-		{"vet", "drafts/myboard", &boardc.Result{Name: "myboard", Diagnostics: ds(diag.Error, diag.Error, diag.Warning, diag.Warning), Checks: codes(33), Skipped: codes(2)},
+		{"vet", "drafts/myboard", &boardc.Result{Name: "myboard", Diagnostics: ds(diag.Error, diag.Error, diag.Warning, diag.Warning), Checks: codes(33), Skipped: codes(2)}, false,
 			"boardc vet: myboard: 2 errors, 2 warnings, 0 infos; 33 checks ran, 2 skipped"},
-		{"vet", "nosuchdir", &boardc.Result{Diagnostics: ds(diag.Error)},
+		{"vet", "nosuchdir", &boardc.Result{Diagnostics: ds(diag.Error)}, false,
 			"boardc vet: nosuchdir: 1 error, 0 warnings, 0 infos; 0 checks ran"},
 	} {
-		if got := summaryLine(c.command, c.path, c.r); got != c.want {
+		if got := summaryLine(c.command, c.path, c.r, c.hidden); got != c.want {
 			t.Errorf("summaryLine(%q, %q) = %q, want %q", c.command, c.path, got, c.want)
 		}
 	}

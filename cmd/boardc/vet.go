@@ -13,9 +13,15 @@ func newVet() *cobra.Command {
 		Short: "Check boards without writing anything",
 		Long: `vet checks each BOARD, in parallel, and prints the diagnostics in argument
 order, then a summary line per board on stderr, clean or not (-q leaves
-it out for a clean board):
+it out for a clean board). Infos are counted there and listed only with
+-v, in every --format:
 
-  boardc vet: espressobin: 0 errors, 0 warnings, 3 infos; 42 checks ran
+  boardc vet: espressobin: 0 errors, 0 warnings, 3 infos (-v lists them); 42 checks ran
+
+--sarif FILE writes a SARIF 2.1.0 log beside the text, its file URIs
+relative to --source-root (default: the top of the Git work tree of the
+first BOARD, else the working directory), as GitHub code scanning reads
+them; docs/diagnostics.md says what it holds.
 
 A description whose errors are confined to some elements (a missing
 field, a master without DMA widths) is still checked as far as it goes:
@@ -31,6 +37,7 @@ as skipped. Nothing is written.
 		Example: `  boardc vet boards/ls2088a-rdb
   boardc vet ./boards/...
   boardc vet --format=json boards/espressobin
+  boardc vet --sarif boardc.sarif ./boards/...
   boardc vet --dts-root ~/src/linux boards/espressobin`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

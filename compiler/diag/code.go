@@ -32,7 +32,8 @@ var (
 		ID: "BC0001", Name: "parse", Severity: Error,
 		Doc: "A file or package of the description could not be read or parsed: a syntax error, a " +
 			"file without a package clause, two packages in one directory, an import that cannot be " +
-			"found, an unreadable file or a path that does not exist.",
+			"found or made outside a CUE module (no cue.mod/module.cue above the board), a directory " +
+			"with no .cue file, an unreadable file or a path that does not exist.",
 	}
 	// Schema is a value the schema does not accept.
 	Schema = Code{
@@ -44,14 +45,16 @@ var (
 	// Unknown is a field the schema does not define.
 	Unknown = Code{
 		ID: "BC0003", Name: "unknown-field", Severity: Error,
-		Doc: "A field the schema does not define, often a misspelling; the schema is closed so that a " +
-			"typo cannot silently drop a fact.",
+		Doc: "A field the schema does not define, often a misspelling: the diagnostic names the " +
+			"schema's field nearest to it there, if one is near. The schema is closed so that a typo " +
+			"cannot silently drop a fact.",
 	}
 	// Missing is a required field that is missing or not concrete.
 	Missing = Code{
 		ID: "BC0004", Name: "missing-field", Severity: Error,
 		Doc: "A required field is missing, or its value is not concrete (a type or a constraint where " +
-			"a value is needed).",
+			"a value is needed). A package that gives soc and none of a board's own fields is an SoC's, " +
+			"given where a board was expected: one error says so.",
 	}
 	// Reference is a reference to something the description does not
 	// declare.

@@ -82,6 +82,47 @@ func (l List) Count(s Severity) int {
 	return n
 }
 
+// Counts is how many diagnostics a list has of each severity: the one
+// count the summary line, the SARIF log and every other report of a run
+// print, whether or not the infos themselves are shown.
+type Counts struct {
+	Errors, Warnings, Infos int
+}
+
+// Counts counts the diagnostics of l by severity.
+func (l List) Counts() Counts {
+	return Counts{Errors: l.Count(Error), Warnings: l.Count(Warning), Infos: l.Count(Info)}
+}
+
+// Add returns the sum of c and o.
+func (c Counts) Add(o Counts) Counts {
+	return Counts{Errors: c.Errors + o.Errors, Warnings: c.Warnings + o.Warnings, Infos: c.Infos + o.Infos}
+}
+
+// String spells c as the summary line does: "1 error, 0 warnings, 3 infos".
+func (c Counts) String() string {
+	return plural(c.Errors, "error") + ", " + plural(c.Warnings, "warning") + ", " + plural(c.Infos, "info")
+}
+
+// plural spells n things: "1 error", "3 errors".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// Without returns the diagnostics of l whose severity is not s.
+func (l List) Without(s Severity) List {
+	out := make(List, 0, len(l))
+	for _, d := range l {
+		if d.Severity != s {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // Sort orders the list by file, line, column, then code.
 func (l List) Sort() {
 	sort.SliceStable(l, func(i, j int) bool {

@@ -1,21 +1,35 @@
 package kernel
 
 import (
-	"compress/gzip"
-	"embed"
+	_ "embed" // the catalogues
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 )
 
-// data holds the catalogues boardc ships: data/linux-SERIES.json.gz.
-//
-//go:embed data
-var data embed.FS
+// The catalogues boardc ships, data/linux-SERIES.json as Encode writes
+// them, and their indexes (index.go), embedded as strings so that
+// opening one copies nothing. TestShipped fails when a file of data/ is
+// missing here.
+var (
+	//go:embed data/linux-6.1.json
+	linux6_1 string
+	//go:embed data/linux-6.1.index
+	linux6_1Index string
+	//go:embed data/linux-6.12.json
+	linux6_12 string
+	//go:embed data/linux-6.12.index
+	linux6_12Index string
+
+	shipped = map[string]struct{ text, index string }{
+		"6.1":  {linux6_1, linux6_1Index},
+		"6.12": {linux6_12, linux6_12Index},
+	}
+)
 
 var (
 	loadMu sync.Mutex
@@ -25,17 +39,7 @@ var (
 // Series returns the kernel series boardc ships a catalogue for, oldest
 // first.
 func Series() []string {
-	ents, _ := fs.ReadDir(data, "data")
-	var out []string
-	for _, e := range ents {
-		if s, ok := strings.CutPrefix(e.Name(), "linux-"); ok {
-			if s, ok = strings.CutSuffix(s, ".json.gz"); ok {
-				out = append(out, s)
-			}
-		}
-	}
-	slices.SortFunc(out, compareSeries)
-	return out
+	return slices.SortedFunc(maps.Keys(shipped), compareSeries)
 }
 
 // Default returns the series a board that names none is checked against:
@@ -48,36 +52,33 @@ func Default() string {
 	return s[len(s)-1]
 }
 
-// Load returns the shipped catalogue of a series ("6.12"). Catalogues are
-// decoded once and shared: callers must not modify them.
+// Load returns the shipped catalogue of a series ("6.12"). A catalogue is
+// opened once and shared, its drivers decoded as Lookup returns them:
+// callers must not modify them.
 func Load(series string) (*Catalog, error) {
 	loadMu.Lock()
 	defer loadMu.Unlock()
 	if c, ok := loaded[series]; ok {
 		return c, nil
 	}
-	f, err := data.Open("data/linux-" + series + ".json.gz")
-	if err != nil {
+	data, ok := shipped[series]
+	if !ok {
 		return nil, fmt.Errorf("no driver-facts catalogue for kernel %s (boardc has %s)", series, strings.Join(Series(), ", "))
 	}
-	defer f.Close()
-	c, err := DecodeGzip(f)
+	ix, err := parseIndex(data.index)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue for kernel %s: %s: %v", series, IndexName(series), err)
+	}
+	c, err := openIndexed(data.text, ix)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue for kernel %s: %v", series, err)
 	}
-	c.index()
 	loaded[series] = c
 	return c, nil
 }
 
-// DecodeGzip reads a catalogue as Encode writes it, gzip-compressed.
-func DecodeGzip(r io.Reader) (*Catalog, error) {
-	z, err := gzip.NewReader(r)
-	if err != nil {
-		return nil, err
-	}
-	return Decode(z)
-}
+// FileName is the name of a series' catalogue in compiler/kernel/data.
+func FileName(series string) string { return "linux-" + series + ".json" }
 
 // Decode reads a catalogue's JSON.
 func Decode(r io.Reader) (*Catalog, error) {
@@ -113,18 +114,4 @@ func Encode(w io.Writer, c *Catalog) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
-}
-
-// EncodeGzip writes a catalogue as Encode does, gzip-compressed with no
-// file name and no modification time in the header, so that the bytes
-// depend on the catalogue only.
-func EncodeGzip(w io.Writer, c *Catalog) error {
-	z, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if err := Encode(z, c); err != nil {
-		return err
-	}
-	return z.Close()
 }

@@ -23,10 +23,13 @@ type Catalog struct {
 	Kernel string `json:"kernel"`
 	// Source is the source tree's provenance.
 	Source Source `json:"source"`
-	// Drivers are sorted by Site (file, then line).
+	// Drivers are sorted by Site (file, then line). A catalogue Load
+	// returns leaves Drivers nil and decodes a driver when Lookup first
+	// returns it; All returns every driver of any catalogue.
 	Drivers []Driver `json:"drivers"`
 
 	byCompat map[string]int // compatible -> index in Drivers
+	lazy     *lazyDrivers   // Load's catalogues: the drivers undecoded
 }
 
 // Source is where a catalogue's facts were read from.
@@ -188,10 +191,22 @@ func (c *Catalog) Lookup(compatibles []string) (*Driver, string) {
 	}
 	for _, s := range compatibles {
 		if i, ok := c.byCompat[s]; ok {
+			if c.lazy != nil {
+				return c.lazy.driver(i), s
+			}
 			return &c.Drivers[i], s
 		}
 	}
 	return nil, ""
+}
+
+// All returns every driver of the catalogue, in Drivers order, decoding
+// the ones a catalogue Load returned has not decoded yet.
+func (c *Catalog) All() []Driver {
+	if c.lazy != nil {
+		return c.lazy.all()
+	}
+	return c.Drivers
 }
 
 // index maps each compatible to its first driver in Drivers order.

@@ -32,6 +32,16 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 	for _, e := range errors.Errors(err) {
 		d := diag.Diagnostic{Severity: diag.Error, Code: classify(e, code), Message: message(e)}
 		path := e.Path()
+		// CUE reports a field not allowed at every value below it; the
+		// field itself, where the user wrote it, is the finding.
+		below := false
+		if d.Code == diag.Unknown.ID {
+			if f := unknownField(p.schema, path); len(f) < len(path) {
+				path, below = f, true
+				d.Message = "field not allowed"
+				d.Pos, _ = p.pathPos(data, path)
+			}
+		}
 		switch {
 		case len(path) > 0 && d.Code == diag.Parse.ID:
 			// A package's import path, not a place in the description.
@@ -47,7 +57,7 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			}
 		}
 		for _, tp := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
-			if !tp.IsValid() {
+			if !tp.IsValid() || below {
 				continue
 			}
 			if tp.Filename() == schema.Filename {
@@ -82,6 +92,12 @@ func (p *positions) fromCUE(err error, data cue.Value, code string) diag.List {
 			}
 		}
 		d = refine(d, path, data)
+		if tp := e.Position(); tp.IsValid() {
+			d = noModule(d, tp.Filename())
+		}
+		if d.Code == diag.Unknown.ID {
+			d = suggest(d, p.schema, path)
+		}
 		if i, ok := disj[strings.Join(path, ".")]; ok && !isDisjunction(e) {
 			out[i] = foldBranch(out[i], d)
 			continue

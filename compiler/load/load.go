@@ -212,7 +212,8 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 				err = perr
 			}
 		}
-		ds := p.fromCUE(err, data, diag.Schema.ID)
+		p.schema = board
+		ds := socAsBoard(p.fromCUE(err, data, diag.Schema.ID), data, p)
 		missing, ok := confined(ds)
 		if !ok {
 			return nil, ds
@@ -251,6 +252,11 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, nil, l.pathError(path, describeStatErr(err))
+	}
+	if fi.IsDir() {
+		if why := noCUEFiles(path, abs); why != "" {
+			return nil, nil, l.pathError(path, why)
+		}
 	}
 	cfg := &load.Config{Dir: abs, Registry: registry()}
 	arg := "."

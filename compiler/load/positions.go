@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"cuelang.org/go/cue"
+
 	"boardc.dev/boardc/compiler/ir"
 )
 
@@ -11,6 +13,9 @@ import (
 // directory for display and to the module root for provenance.
 type positions struct {
 	wd, root, dir string
+	// schema is #Board, where the description built: the fields it
+	// allows are read from it.
+	schema cue.Value
 	// names caches the display and provenance names of each file.
 	names map[string][2]string
 }

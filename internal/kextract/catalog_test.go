@@ -27,13 +27,13 @@ func TestCataloguesRegenerate(t *testing.T) {
 			t.Parallel()
 			tb := "/usr/src/linux-source-" + s + ".tar.xz"
 			if _, err := os.Stat(tb); err != nil {
-				msg := fmt.Sprintf("no %s: install the Debian package linux-source-%s (scripts/test.sh does) to check compiler/kernel/data/linux-%s.json.gz", tb, s, s)
+				msg := fmt.Sprintf("no %s: install the Debian package linux-source-%s (scripts/test.sh does) to check compiler/kernel/data/%s", tb, s, kernel.FileName(s))
 				if os.Getenv("BOARDC_REQUIRE_TOOLS") == "1" {
 					t.Fatal(msg)
 				}
 				t.Skip(msg)
 			}
-			embedded, err := os.ReadFile(filepath.Join("..", "..", "compiler", "kernel", "data", "linux-"+s+".json.gz"))
+			embedded, err := os.ReadFile(filepath.Join("..", "..", "compiler", "kernel", "data", kernel.FileName(s)))
 			if err != nil {
 				t.Fatalf("%v: boardc ships a catalogue per series; scripts/catalog.sh writes it", err)
 			}
@@ -54,18 +54,18 @@ func TestCataloguesRegenerate(t *testing.T) {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := kernel.EncodeGzip(&buf, c); err != nil {
+			if err := kernel.Encode(&buf, c); err != nil {
 				t.Fatal(err)
 			}
 			if bytes.Equal(buf.Bytes(), embedded) {
 				return
 			}
-			old, err := kernel.DecodeGzip(bytes.NewReader(embedded))
+			old, err := kernel.Decode(bytes.NewReader(embedded))
 			if err != nil {
 				t.Fatalf("the embedded catalogue does not decode (%v): regenerate it with scripts/catalog.sh", err)
 			}
-			t.Errorf("compiler/kernel/data/linux-%s.json.gz differs from what the extractor writes from %s: regenerate it with scripts/catalog.sh\n%s",
-				s, tb, firstDiff(old, c))
+			t.Errorf("compiler/kernel/data/%s differs from what the extractor writes from %s: regenerate it with scripts/catalog.sh\n%s",
+				kernel.FileName(s), tb, firstDiff(old, c))
 		})
 	}
 }
