@@ -2,9 +2,11 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -166,6 +168,53 @@ func one(s Source, cat *kernel.Catalog) BoardResult {
 		return BoardResult{Board: s.name(), Err: err.Error()}
 	}
 	return Board(t, s.name(), cat)
+}
+
+// Select turns command-line arguments into the boards to audit: .dtb
+// files as they are, the rest matched against the boards of the kernel
+// tree root (Boards) as a name, a directory ("marvell/") or a pattern
+// (path.Match: "marvell/armada-37*"); no such argument selects every
+// board. A pattern that matches nothing is an error.
+func Select(root string, args []string) ([]Source, error) {
+	var srcs []Source
+	var pats []string
+	for _, a := range args {
+		if strings.HasSuffix(a, ".dtb") {
+			srcs = append(srcs, Source{DTB: a})
+		} else {
+			pats = append(pats, filepath.ToSlash(a))
+		}
+	}
+	if len(pats) == 0 && len(srcs) > 0 {
+		return srcs, nil
+	}
+	if root == "" {
+		return nil, errors.New("no kernel tree to find the boards in")
+	}
+	boards, err := Boards(root)
+	if err != nil {
+		return nil, err
+	}
+	if len(pats) == 0 {
+		for _, b := range boards {
+			srcs = append(srcs, Source{Root: root, DTS: b})
+		}
+		return srcs, nil
+	}
+	for _, p := range pats {
+		n := 0
+		for _, b := range boards {
+			ok, _ := path.Match(p, b)
+			if ok || b == p || strings.HasPrefix(b, strings.TrimSuffix(p, "/")+"/") {
+				srcs = append(srcs, Source{Root: root, DTS: b})
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("%s: no board of %s matches", p, filepath.Join(root, DTSDir))
+		}
+	}
+	return srcs, nil
 }
 
 // firstLine returns s up to its first newline.

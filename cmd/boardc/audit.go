@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -85,7 +84,15 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
 			if root == "" {
 				root = os.Getenv(basetree.RootEnv)
 			}
-			srcs, err := auditSources(root, args)
+			needTree := len(args) == 0
+			for _, a := range args {
+				needTree = needTree || !strings.HasSuffix(a, ".dtb")
+			}
+			if needTree && root == "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "boardc audit: no kernel tree: give --dts-root, --corpus or $%s\n", basetree.RootEnv)
+				return exitError{exitDiags}
+			}
+			srcs, err := audit.Select(root, args)
 			if err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "boardc audit: %v\n", err)
 				return exitError{exitDiags}
@@ -142,51 +149,6 @@ then 1. 1 also when a BOARD matches nothing; 2 usage; 3 writing -o.`,
 	c.Flags().IntVarP(&jobs, "jobs", "j", 0, "boards compiled at once (default the CPUs)")
 	c.Flags().BoolVarP(&verbose, "verbose", "v", false, "one progress line per board on standard error")
 	return c
-}
-
-// auditSources turns the arguments into the boards to audit: .dtb files
-// as they are, the rest matched against the boards of the kernel tree
-// root (every board when there is no such argument).
-func auditSources(root string, args []string) ([]audit.Source, error) {
-	var srcs []audit.Source
-	var pats []string
-	for _, a := range args {
-		if strings.HasSuffix(a, ".dtb") {
-			srcs = append(srcs, audit.Source{DTB: a})
-		} else {
-			pats = append(pats, filepath.ToSlash(a))
-		}
-	}
-	if len(pats) == 0 && len(srcs) > 0 {
-		return srcs, nil
-	}
-	if root == "" {
-		return nil, fmt.Errorf("no kernel tree: give --dts-root, --corpus or $%s", basetree.RootEnv)
-	}
-	boards, err := audit.Boards(root)
-	if err != nil {
-		return nil, err
-	}
-	if len(pats) == 0 {
-		for _, b := range boards {
-			srcs = append(srcs, audit.Source{Root: root, DTS: b})
-		}
-		return srcs, nil
-	}
-	for _, p := range pats {
-		n := 0
-		for _, b := range boards {
-			ok, _ := path.Match(p, b)
-			if ok || b == p || strings.HasPrefix(b, strings.TrimSuffix(p, "/")+"/") {
-				srcs = append(srcs, audit.Source{Root: root, DTS: b})
-				n++
-			}
-		}
-		if n == 0 {
-			return nil, fmt.Errorf("%s: no board of %s matches", p, filepath.Join(root, audit.DTSDir))
-		}
-	}
-	return srcs, nil
 }
 
 // writeAtomic writes data to name through a temporary file renamed into

@@ -65,6 +65,7 @@ func TestAudit(t *testing.T) {
 		{[]string{"audit", "--dts-root", root, "--fail-on=error", "acme/"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "--fail-on=note", "acme/b*"}, exitDiags, "error [coherency]", ""},
 		{[]string{"audit", "--dts-root", root, "nope/"}, exitDiags, "", "boardc audit: nope/: no board of "},
+		{[]string{"audit", "acme/board.dts"}, exitDiags, "", "boardc audit: no kernel tree: give --dts-root, --corpus or $BOARDC_DTS_ROOT"},
 		{[]string{"audit", "--format=xml"}, exitUsage, "", "boardc audit: --format \"xml\": want text, json, sarif or html"},
 		{[]string{"audit", "--fail-on=info"}, exitUsage, "", "boardc audit: --fail-on \"info\": want error, warning or note"},
 		{[]string{"audit", "--dts-root", root, "--corpus", "x.tar.gz"}, exitUsage, "", "--dts-root and --corpus exclude each other"},
