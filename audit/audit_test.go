@@ -121,6 +121,7 @@ func TestCoherency(t *testing.T) {
 		"dma-coherent on a bus":  armada(ram1G, "", "dma-coherent;"),
 		"dma-noncoherent stated": armada(ram1G, "dma-noncoherent;", ""),
 		"disabled":               armada(ram1G, `status = "disabled";`, ""),
+		"on a disabled bus":      armada(ram1G, "", `status = "disabled";`),
 		"another family":         strings.Replace(armada(ram1G, "", ""), "marvell,armada3720", "acme,soc", 1),
 	} {
 		r := Board(tree(t, src), "board.dts", catalog())

@@ -82,7 +82,7 @@ func Board(t *basetree.Tree, board string, cat *kernel.Catalog) BoardResult {
 		if n == nil {
 			continue
 		}
-		m := Master{Path: dm.Path, Compatible: dm.Compatible, Enabled: n.Enabled(), Source: t.PropSource(dm.Path, "compatible")}
+		m := Master{Path: dm.Path, Compatible: dm.Compatible, Enabled: available(n), Source: t.PropSource(dm.Path, "compatible")}
 		if ls := t.LabelsOf(dm.Path); len(ls) > 0 {
 			m.Label = ls[0]
 		}
@@ -184,4 +184,17 @@ func quoted(cs []string) string {
 		q[i] = `"` + c + `"`
 	}
 	return strings.Join(q, ", ")
+}
+
+// available reports whether the kernel creates a device for n: n and
+// every ancestor enabled. of_platform_device_create_pdata()
+// (drivers/of/platform.c) creates none for a disabled node, and
+// of_platform_bus_create() then populates nothing below it.
+func available(n *basetree.Node) bool {
+	for a := n; a != nil; a = a.Parent {
+		if !a.Enabled() {
+			return false
+		}
+	}
+	return true
 }

@@ -19,7 +19,7 @@ func ranges(t *basetree.Tree, board string) []Finding {
 	for _, p := range t.Paths() {
 		n := t.Node(p)
 		v, has := n.Prop("dma-ranges")
-		if !has || len(v) == 0 || !n.Enabled() {
+		if !has || len(v) == 0 || !available(n) {
 			continue
 		}
 		m := Master{Path: p, Source: t.PropSource(p, "dma-ranges")}
