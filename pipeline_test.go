@@ -42,6 +42,7 @@ var stages = map[string]int{
 	"internal/intree":               8,
 	"internal/targetplan":           8,
 	"report":                        9,
+	"audit":                         9,
 	"explain":                       9,
 	"cmd/boardc":                    10,
 	"cmd/boardc-layout":             10,

@@ -75,7 +75,7 @@ Exit status, the same for every command:
 	root.SetVersionTemplate(currentVersion().text())
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newBuild(), newVet(), newDiff(), newList(), newExplain(), newReport(), newSchema(), newChecks(), newVersion(), newMigrate(), newImport())
+	root.AddCommand(newBuild(), newVet(), newDiff(), newList(), newExplain(), newReport(), newSchema(), newChecks(), newVersion(), newMigrate(), newImport(), newAudit())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, err)
 	})
