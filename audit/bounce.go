@@ -139,15 +139,19 @@ func effectiveWidth(drv *kernel.Driver, matched, series string) (int, Evidence, 
 	ev := Evidence{Kind: "driver"}
 	switch drv.DMA.Kind {
 	case kernel.DMANone:
-		// An OF platform device's streaming mask points at its coherent
-		// mask (of_platform_device_create_pdata(), drivers/of/platform.c:
-		// dev->dev.dma_mask = &dev->dev.coherent_dma_mask), so a
-		// driver that sets only the coherent mask sets both.
+		// A driver that sets only the coherent mask leaves the
+		// streaming one, which streaming DMA and swiotlb go by, at 32
+		// bits: an OF platform device's dma_mask points at its own
+		// platform_dma_mask (of_device_alloc() -> platform_device_alloc()
+		// -> setup_pdev_dma_masks(), drivers/base/platform.c:536-538 in
+		// 6.12), and of_platform_device_create_pdata()
+		// (drivers/of/platform.c:180-181) points it at the coherent mask
+		// only when it is unset.
 		for _, s := range drv.DMA.Sets {
 			if s.Call == "dma_set_coherent_mask" && s.Width > 0 {
-				ev.Text = fmt.Sprintf("%s (Linux %s) sets the coherent mask to %d bits, which an OF platform device's streaming mask points at (of_platform_device_create_pdata(), drivers/of/platform.c)", drv.Name, series, s.Width)
+				ev.Text = fmt.Sprintf("%s (Linux %s) sets only the coherent mask (%d bits): the streaming mask keeps the 32-bit default, pdev->platform_dma_mask (setup_pdev_dma_masks(), drivers/base/platform.c)", drv.Name, series, s.Width)
 				ev.Source = s.Site.String()
-				return s.Width, ev, true
+				return 32, ev, true
 			}
 		}
 		ev.Text = fmt.Sprintf("%s (Linux %s) sets no DMA mask: the OF default of 32 bits stays (of_platform_device_create_pdata(), drivers/of/platform.c)", drv.Name, series)
