@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,25 +59,49 @@ func WriteIndex(w io.Writer, text string) error {
 // starts in the catalogue index indexes, by binary search over its lines.
 func find(index, compatible string) (int, bool) {
 	body := index[len(indexHeader):]
+	start := lowerBound(body, compatible)
+	if start == len(body) {
+		return 0, false
+	}
+	line := body[start : start+strings.IndexByte(body[start:], '\n')]
+	key, offset, _ := strings.Cut(line, " ")
+	if key != compatible {
+		return 0, false
+	}
+	n, err := strconv.Atoi(offset)
+	if err != nil {
+		panic(fmt.Sprintf("kernel: embedded index, %q: %v", line, err))
+	}
+	return n, true
+}
+
+// lowerBound returns the start of the first line of body whose key is
+// not below key, len(body) when there is none.
+func lowerBound(body, key string) int {
 	// lo and hi are always at the start of a line.
 	lo, hi := 0, len(body)
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		start := lo + strings.LastIndexByte(body[lo:mid], '\n') + 1
 		end := start + strings.IndexByte(body[start:], '\n')
-		key, offset, _ := strings.Cut(body[start:end], " ")
-		switch {
-		case key == compatible:
-			n, err := strconv.Atoi(offset)
-			if err != nil {
-				panic(fmt.Sprintf("kernel: embedded index, %q: %v", body[start:end], err))
-			}
-			return n, true
-		case key < compatible:
+		k, _, _ := strings.Cut(body[start:end], " ")
+		if k < key {
 			lo = end + 1
-		default:
+		} else {
 			hi = start
 		}
 	}
-	return 0, false
+	return lo
+}
+
+// prefixLines yields the lines of an index whose key starts with prefix.
+func prefixLines(index, prefix string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		body := index[len(indexHeader):]
+		for line := range strings.Lines(body[lowerBound(body, prefix):]) {
+			if !strings.HasPrefix(line, prefix) || !yield(strings.TrimSuffix(line, "\n")) {
+				return
+			}
+		}
+	}
 }

@@ -184,7 +184,9 @@ type Netdev struct {
 // Lookup returns the driver that binds a node of the given compatibles,
 // most specific first, and the compatible it matched: the first one any
 // driver lists, as of_match_device() prefers the most specific
-// compatible. It returns nil and "" when no driver lists any.
+// compatible; else, for an ARM PrimeCell ("arm,plNNN", "arm,primecell"),
+// the AMBA driver of the peripheral ID it reports, matched by
+// "arm,plNNN" (amba.go). It returns nil and "" when no driver binds it.
 func (c *Catalog) Lookup(compatibles []string) (*Driver, string) {
 	if c.lazy != nil {
 		for _, s := range compatibles {
@@ -192,14 +194,20 @@ func (c *Catalog) Lookup(compatibles []string) (*Driver, string) {
 				return d, s
 			}
 		}
-		return nil, ""
+	} else {
+		if c.byCompat == nil {
+			c.index()
+		}
+		for _, s := range compatibles {
+			if i, ok := c.byCompat[s]; ok {
+				return &c.Drivers[i], s
+			}
+		}
 	}
-	if c.byCompat == nil {
-		c.index()
-	}
-	for _, s := range compatibles {
-		if i, ok := c.byCompat[s]; ok {
-			return &c.Drivers[i], s
+	// An ARM PrimeCell: its AMBA driver, by the ID it reports (amba.go).
+	if id, s, ok := primeCellID(compatibles); ok {
+		if d := c.lookupAMBA(id); d != nil {
+			return d, s
 		}
 	}
 	return nil, ""
