@@ -52,8 +52,10 @@ func TestPlanLS2088A(t *testing.T) {
 	if want := []int{1, 2, 3, 4, 5, 6, 7, 8}; !reflect.DeepEqual(l.DPMACs, want) {
 		t.Errorf("DPMACs %v, want %v", l.DPMACs, want)
 	}
-	if l.DPMCPs != 8+8+1+10 {
-		t.Errorf("DPMCPs %d, want 27", l.DPMCPs)
+	// A DPMCP per DPIO, per DPNI and per DPRTC, and one for a second
+	// restool session; the DPMACs use their DPNI's.
+	if l.DPRTCs != 1 || l.DPMCPs != 8+8+1+1 {
+		t.Errorf("DPRTCs %d, DPMCPs %d, want 1 and 18", l.DPRTCs, l.DPMCPs)
 	}
 }
 
@@ -92,7 +94,7 @@ func TestDTC(t *testing.T) {
 		t.Errorf("dpl-version %v", got)
 	}
 	set := "/containers/dprc@1/objects/obj_set@"
-	for typ, n := range map[string]int{"dpni": 8, "dpio": 8, "dpbp": 8, "dpcon": 64, "dpmac": 8, "dpmcp": 27} {
+	for typ, n := range map[string]int{"dpni": 8, "dpio": 8, "dpbp": 8, "dpcon": 64, "dpmac": 8, "dpmcp": 18, "dprtc": 1} {
 		ids := tree.Cells(set+typ, "ids")
 		if len(ids) != n {
 			t.Errorf("obj_set@%s: %d ids, want %d", typ, len(ids), n)
@@ -150,5 +152,37 @@ func TestEdges(t *testing.T) {
 	}
 	if strings.Count(src, "connection@") != 8 {
 		t.Errorf("want 8 connections:\n%s", src)
+	}
+}
+
+// TestDPMCPs: a 16-CPU board with two interfaces gets a DPMCP per DPIO,
+// per DPNI and for the DPRTC, and one for a second restool session (20),
+// not DPNIs + DPMACs + 1 + 10 (15), which would leave DPIOs or DPNIs
+// deferring their probe on an empty pool.
+func TestDPMCPs(t *testing.T) {
+	b := ls2088a(t)
+	d := *b.SoC.DPAA2
+	d.DPNI = 2
+	d.DPIOs = nil
+	for i := 0; i < 16; i++ {
+		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: i, CPU: i})
+	}
+	soc := b.SoC
+	soc.DPAA2 = &d
+	e := *b
+	e.SoC = soc
+	l := dpl.Plan(&e)
+	if l.DPMCPs != 16+2+1+1 {
+		t.Errorf("DPMCPs %d, want 20", l.DPMCPs)
+	}
+	sum := 0
+	for _, term := range l.DPMCPTerms() {
+		sum += term.N
+		if !strings.Contains(term.Source, ".c:") || !strings.Contains(term.Source, "()") {
+			t.Errorf("term %q cites no file:line function(): %q", term.What, term.Source)
+		}
+	}
+	if sum != l.DPMCPs {
+		t.Errorf("terms sum to %d, DPMCPs %d", sum, l.DPMCPs)
 	}
 }
