@@ -1,7 +1,8 @@
 // Package dpl emits the Management Complex data-path layout of a DPAA2
 // board, <board>-dpl.dts: the objects the MC firmware creates at boot and
 // puts in the container Linux probes (DPIOs, DPNIs, DPCONs, DPBPs, DPMACs,
-// DPMCPs), and the DPNI-DPMAC connections.
+// DPRTC, DPMCPs), and the DPNI-DPMAC connections; and beside it the DPC
+// the layout needs, <board>-dpc.dts (dpc.go).
 //
 // The format is that of the DPL sources of NXP's mc-utils
 // (github.com/nxp-qoriq/mc-utils, config/*/dpl-eth.*.dts, dpl-version 10):
@@ -151,8 +152,8 @@ func Plan(b *ir.Board) *Layout {
 	return l
 }
 
-// Emit returns the board's layout file, or nothing for a board without
-// DPAA2.
+// Emit returns the board's layout file and the DPC it needs (emitDPC),
+// or nothing for a board without DPAA2.
 func Emit(b *ir.Board) []outputs.File {
 	l := Plan(b)
 	if l == nil {
@@ -234,7 +235,7 @@ func Emit(b *ir.Board) []outputs.File {
 		w.P("\t};")
 	}
 	w.P("};")
-	return []outputs.File{w.File(Name(b))}
+	return []outputs.File{w.File(Name(b)), emitDPC(b, l)}
 }
 
 // objects writes the objects node's children.
@@ -341,7 +342,8 @@ func header(w *outputs.Printer, b *ir.Board, l *Layout) {
 	c.Line("the Management Complex data-path layout (DPL), in the format of NXP's")
 	c.Line("mc-utils layouts (config/<soc>/<board>/dpl-eth.<serdes>.dts, dpl-version 10).")
 	c.Line("Compile it as mc-utils does, dtc -I dts -O dtb, and give the dtb to the")
-	c.Line("MC firmware as its DPL. The comments name the description elements behind it.")
+	c.Line("MC firmware as its DPL, with the DPC ", DPCName(b), " beside it. The")
+	c.Line("comments name the description elements behind it.")
 	c.Line()
 	c.Line("Container dprc@1:")
 	c.Line(fmt.Sprintf("  %d DPNIs, %d DPMACs, %d DPBPs, %d DPIOs, %d DPRTC, %d DPMCPs,", len(l.DPNIs), len(l.DPMACs), l.DPBPs(), len(l.DPIOs), l.DPRTCs, l.DPMCPs))
