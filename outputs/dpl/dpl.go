@@ -268,7 +268,17 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	}
 	if len(l.DPMACs) > 0 {
 		w.P()
-		w.Comment("\t\t", "DPMACs the interfaces connect to (netdev dpmac)")
+		if b.HasSerDes {
+			protos := make([]string, len(b.SerDes))
+			for i, p := range b.SerDes {
+				protos[i] = fmt.Sprintf("0x%02X", p)
+			}
+			comment(w, "\t\t",
+				outputs.T("DPMACs the interfaces connect to (netdev dpmac), each with a lane under"),
+				outputs.T("the board's SerDes protocols ", strings.Join(protos, "_"), " (", outputs.At(ir.RefSerDes, b.SerDesPos), "; check BC0309)."))
+		} else {
+			w.Comment("\t\t", "DPMACs the interfaces connect to (netdev dpmac)")
+		}
 		for _, m := range l.DPMACs {
 			w.P(outputs.From(ir.RefDPAA2).Named(fmt.Sprintf("dpmac@%d", m)), "\t\tdpmac@", m, " {")
 			w.P("\t\t\tcompatible = \"fsl,dpmac\";")
