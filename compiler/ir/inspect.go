@@ -117,7 +117,11 @@ func (b *Board) walk(yield func(Element) bool, refsOnly bool) {
 		fs.at(d.RXStashingPos, "DPAA2: RX-queue FLC stashing %t", d.RXStashing)
 		fs.at(d.SerDesTablePos, "DPAA2: SerDes protocol table of %d protocols (source: %s)", len(d.SerDesTable), d.SerDesSource)
 		for _, r := range d.SerDesTable {
-			fs.at(r.Pos, "DPAA2: SerDes %d protocol 0x%02X gives DPMACs %s", r.SerDes, r.Protocol, ints(r.DPMACs))
+			macs := "none"
+			if len(r.DPMACs) > 0 {
+				macs = ints(r.DPMACs)
+			}
+			fs.at(r.Pos, "DPAA2: SerDes %d protocol 0x%02X gives DPMACs %s", r.SerDes, r.Protocol, macs)
 		}
 		fs.at(d.DPCPos, "DPAA2: DPC qbman wq_ch_conversion %d (source: %s)", d.WQChConversion, d.DPCSource)
 		el(RefDPAA2, d.Pos, fs)
@@ -130,7 +134,11 @@ func (b *Board) walk(yield func(Element) bool, refsOnly bool) {
 	}
 	if b.HasSerDes {
 		fs = fresh()
-		fs.add(b.SerDesPos, b.SerDesPositions, "board SerDes protocols %s", ints(b.SerDes))
+		protos := make([]string, len(b.SerDes))
+		for i, p := range b.SerDes {
+			protos[i] = fmt.Sprintf("0x%02X", p)
+		}
+		fs.add(b.SerDesPos, b.SerDesPositions, "board SerDes protocols %s (SerDes 1 first)", strings.Join(protos, ", "))
 		el(RefSerDes, b.SerDesPos, fs)
 	}
 	for i, m := range b.Memory {

@@ -280,7 +280,11 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 			w.Comment("\t\t", "DPMACs the interfaces connect to (netdev dpmac)")
 		}
 		for _, m := range l.DPMACs {
-			w.P(outputs.From(ir.RefDPAA2).Named(fmt.Sprintf("dpmac@%d", m)), "\t\tdpmac@", m, " {")
+			o := outputs.From(ir.RefDPAA2)
+			if b.HasSerDes {
+				o = o.And(ir.RefSerDes, b.SerDesPos)
+			}
+			w.P(o.Named(fmt.Sprintf("dpmac@%d", m)), "\t\tdpmac@", m, " {")
 			w.P("\t\t\tcompatible = \"fsl,dpmac\";")
 			w.P("\t\t};")
 		}
