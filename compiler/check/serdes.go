@@ -35,17 +35,14 @@ var SerDesDPMAC = &Check{
 				fmt.Sprintf("the board states SerDes protocols, but SoC %s has no SerDes protocol table (soc.dpaa2.serdesProtocols) to derive its DPMACs from", b.SoC.Name))
 			return
 		}
-		blocks := 0
-		for _, r := range d.SerDesTable {
-			blocks = max(blocks, r.SerDes)
-		}
+		blocks := serdesBlocks(d)
 		if len(b.SerDes) > blocks {
 			p.Report(ir.RefSerDes, b.SerDesPos,
 				fmt.Sprintf("the board states %d SerDes protocols, but SoC %s has %d SerDes blocks in its table", len(b.SerDes), b.SoC.Name, blocks),
 				Note(d.SerDesTablePos, "the SoC's SerDes protocol table (source: %s)", d.SerDesSource))
 			return
 		}
-		provided, ok := SerDesDPMACs(b)
+		provided, ok := serdesDPMACs(b)
 		for i, proto := range b.SerDes {
 			if proto == 0 {
 				continue
@@ -68,7 +65,7 @@ var SerDesDPMAC = &Check{
 				continue
 			}
 			p.Report(ir.RefDPAA2, dev.DPMACPos,
-				fmt.Sprintf("interface %s connects to dpmac %d, which SerDes protocols %s do not provide: they give DPMACs %s", dev.Name, dev.DPMAC, SerDesName(b.SerDes), dpmacText(provided)),
+				fmt.Sprintf("interface %s connects to dpmac %d, which SerDes protocols %s do not provide: they give DPMACs %s", dev.Name, dev.DPMAC, serdesName(b.SerDes), dpmacText(provided)),
 				Note(b.SerDesPos, "the board's SerDes protocols"),
 				Note(d.SerDesTablePos, "the SoC's SerDes protocol table (source: %s)", d.SerDesSource))
 		}
@@ -113,16 +110,20 @@ var SerDesMissing = &Check{
 		for _, c := range serdesCandidates(d, named) {
 			notes = append(notes, Note(ir.Pos{}, "%s", c))
 		}
+		var fields []string
+		for block := 1; block <= serdesBlocks(d); block++ {
+			fields = append(fields, fmt.Sprintf("SRDS_PRTCL_S%d", block))
+		}
 		p.Report(ir.RefDPAA2, first,
-			fmt.Sprintf("the data-path layout connects DPMACs %s, but the board states no SerDes protocols, which decide the DPMACs that exist: add dpaa2: serdes: [SRDS_PRTCL_S1, SRDS_PRTCL_S2] as the board's RCW sets them", dpmacText(named)),
+			fmt.Sprintf("the data-path layout connects DPMACs %s, but the board states no SerDes protocols, which decide the DPMACs that exist: add dpaa2: serdes: [%s] as the board's RCW sets them", dpmacText(named), strings.Join(fields, ", ")),
 			notes...)
 	},
 }
 
-// SerDesDPMACs returns the DPMACs the board's SerDes protocols provide,
+// serdesDPMACs returns the DPMACs the board's SerDes protocols provide,
 // sorted, and false when the board states none or one the SoC's table
 // does not list.
-func SerDesDPMACs(b *ir.Board) ([]int, bool) {
+func serdesDPMACs(b *ir.Board) ([]int, bool) {
 	d := b.SoC.DPAA2
 	if !b.HasSerDes || d == nil || d.SerDesTable == nil {
 		return nil, false
@@ -146,8 +147,18 @@ func SerDesDPMACs(b *ir.Board) ([]int, bool) {
 	return out, true
 }
 
-// SerDesName spells protocols as NXP names a configuration, 0x2A_0x41.
-func SerDesName(protocols []int) string {
+// serdesBlocks returns the number of SerDes blocks the SoC's table has
+// protocols for.
+func serdesBlocks(d *ir.DPAA2) int {
+	blocks := 0
+	for _, r := range d.SerDesTable {
+		blocks = max(blocks, r.SerDes)
+	}
+	return blocks
+}
+
+// serdesName spells protocols as NXP names a configuration, 0x2A_0x41.
+func serdesName(protocols []int) string {
 	s := make([]string, len(protocols))
 	for i, p := range protocols {
 		s[i] = fmt.Sprintf("0x%02X", p)
