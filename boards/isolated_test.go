@@ -67,6 +67,20 @@ func TestLS2088AIsolated(t *testing.T) {
 	if e := string(output(t, r, "irqbalance.env")); !strings.Contains(e, "\nIRQBALANCE_BANNED_CPULIST=6-7\n") {
 		t.Errorf("irqbalance.env:\n%s", e)
 	}
+	// The verifier expects a DPIO on CPUs 0-5 and none on 6-7, rather
+	// than one on every online CPU.
+	if v := string(output(t, r, "boardc_ls2088a_rdb_isolated_verify.c")); !strings.Contains(v, "\tstatic const unsigned int described[] = { 0, 1, 2, 3, 4, 5 };\n") {
+		t.Error("the verifier does not expect DPIOs on CPUs 0-5 only")
+	}
+	// The DPC converts QBMan channels for the 48 DPCONs; the layout
+	// declares a DPMCP per DPIO, per DPNI and for the DPRTC, and one for
+	// restool: 6 + 8 + 1 + 1.
+	if dpc := string(output(t, r, "ls2088a-rdb-isolated-dpc.dts")); !strings.Contains(dpc, "\twq_ch_conversion = <32>;\n") {
+		t.Errorf("the DPC has no wq_ch_conversion:\n%s", dpc)
+	}
+	if !strings.Contains(dpl, " 1 DPRTC, 16 DPMCPs,\n") {
+		t.Error("the layout's DPMCPs are not 6 DPIOs + 8 DPNIs + 1 DPRTC + 1")
+	}
 }
 
 // TestLS2088AIsolatedRefused: the in-tree LS2088A-RDB with only CPUs

@@ -18,10 +18,11 @@ import (
 // TestCommentEditStable compiles each in-tree board, then the same board
 // from a copy of boards/ where every .cue file has comment lines inserted
 // at its top and a blank line in its middle, and asserts that every
-// device-tree output (.dtsi, .dtso) is byte-identical while manifest.json,
+// device-tree output (.dtsi, .dtso, and a DPAA2 board's data-path layout
+// and its DPC) is byte-identical while manifest.json,
 // which holds the positions, maps the same lines to the same elements at
 // the moved positions: an edit that changes no fact must not make the
-// kernel build rebuild the dtb.
+// kernel build rebuild the dtb, nor the MC firmware's.
 func TestCommentEditStable(t *testing.T) {
 	edited := t.TempDir()
 	moved := copyEdited(t, ".", edited)
@@ -48,7 +49,7 @@ func TestCommentEditStable(t *testing.T) {
 			dt := 0
 			for _, f := range before.Files {
 				switch {
-				case strings.HasSuffix(f.Path, ".dtsi"), strings.HasSuffix(f.Path, ".dtso"):
+				case stableOutput(f.Path):
 					dt++
 					if !bytes.Equal(f.Data, got[f.Path]) {
 						t.Errorf("%s changed under a comment-only edit:\n%s", f.Path, firstDiff(f.Data, got[f.Path]))
@@ -67,7 +68,7 @@ func TestCommentEditStable(t *testing.T) {
 			}
 			moved := 0
 			for _, f := range before.Manifest.Files {
-				if !strings.HasSuffix(f.Path, ".dtsi") && !strings.HasSuffix(f.Path, ".dtso") {
+				if !stableOutput(f.Path) {
 					continue
 				}
 				a := lines[f.Path]
@@ -95,6 +96,18 @@ func TestCommentEditStable(t *testing.T) {
 			t.Logf("%d DT outputs byte-identical, %d positions moved in the manifest", dt, moved)
 		})
 	}
+}
+
+// stableOutput reports whether the output at path must not change under an
+// edit that changes no fact: the device-tree fragment and overlay, the
+// DPAA2 data-path layout and the DPC beside it.
+func stableOutput(path string) bool {
+	for _, suffix := range []string{".dtsi", ".dtso", "-dpl.dts", "-dpc.dts"} {
+		if strings.HasSuffix(path, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // editHeader is what copyEdited inserts at the top of every .cue file.

@@ -16,12 +16,21 @@ var DPMACLink = &Check{
 			"\"dpni@N\", endpoint2 \"dpmac@M\"). Only an interface of the fsl-mc bus (the master with " +
 			"compatible fsl,qoriq-mc) is a DPNI, and only the first dpni of them, in name order, exist; " +
 			"a dpmac elsewhere names a link the layout cannot make. A DPMAC is one MAC: two DPNIs " +
-			"connected to the same one would have the layout connect it twice."},
+			"connected to the same one would have the layout connect it twice. A dpmacLinkType " +
+			"sets the link type of the interface's DPMAC in the DPC: an interface without a dpmac has none to set."},
 	Run: func(p *Pass) {
 		soc := &p.Board.SoC
 		dpni := 0
 		if soc.DPAA2 != nil {
 			dpni = soc.DPAA2.DPNI
+		}
+		for _, m := range soc.Masters {
+			for _, d := range m.NetDevs {
+				if d.DPMACLinkType != "" && d.DPMAC == 0 {
+					p.Report(m.Ref(), d.DPMACLinkTypePos,
+						fmt.Sprintf("interface %s of master %s states dpmacLinkType %q but no dpmac: the DPC has no DPMAC to give the link type", d.Name, m.Key, d.DPMACLinkType))
+				}
+			}
 		}
 		// Interfaces of other masters cannot be DPNIs.
 		for _, m := range soc.Masters {

@@ -277,6 +277,10 @@ type NetDev struct {
 	// (DPAA2 only).
 	DPMAC    int
 	DPMACPos Pos
+	// DPMACLinkType is the link type the DPC gives the DPMAC, "phy" or
+	// "backplane", "" for the MC's default.
+	DPMACLinkType    string
+	DPMACLinkTypePos Pos
 	// Alias is the interface's DT alias, empty when it has none; DPNI is
 	// the DPAA2 DPNI object id behind it when HasDPNI, DPNIPos where the
 	// description states it (zero when DeriveDPNIs took it from the

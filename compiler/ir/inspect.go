@@ -115,6 +115,15 @@ func (b *Board) walk(yield func(Element) bool, refsOnly bool) {
 		fs.add(d.Pos, []Pos{d.DPNIPos, d.DPCONPos}, "DPAA2: %d DPIO(s), %d DPNI, %d DPCON", len(d.DPIOs), d.DPNI, d.DPCON)
 		fs.at(d.StashPos, "DPAA2 stash destination %d + cpu / %d (source: %s)", d.StashClusterBase, d.StashClusterSize, d.StashSource)
 		fs.at(d.RXStashingPos, "DPAA2: RX-queue FLC stashing %t", d.RXStashing)
+		fs.at(d.SerDesTablePos, "DPAA2: SerDes protocol table of %d protocols (source: %s)", len(d.SerDesTable), d.SerDesSource)
+		for _, r := range d.SerDesTable {
+			macs := "none"
+			if len(r.DPMACs) > 0 {
+				macs = ints(r.DPMACs)
+			}
+			fs.at(r.Pos, "DPAA2: SerDes %d protocol 0x%02X gives DPMACs %s", r.SerDes, r.Protocol, macs)
+		}
+		fs.at(d.DPCPos, "DPAA2: DPC qbman wq_ch_conversion %d (source: %s)", d.WQChConversion, d.DPCSource)
 		el(RefDPAA2, d.Pos, fs)
 		for i := range d.DPIOs {
 			p := &d.DPIOs[i]
@@ -122,6 +131,15 @@ func (b *Board) walk(yield func(Element) bool, refsOnly bool) {
 			fs.at(p.Pos, "DPIO dpio.%d serves CPU %d", p.ID, p.CPU)
 			el(p.Ref(), p.Pos, fs)
 		}
+	}
+	if b.HasSerDes {
+		fs = fresh()
+		protos := make([]string, len(b.SerDes))
+		for i, p := range b.SerDes {
+			protos[i] = fmt.Sprintf("0x%02X", p)
+		}
+		fs.add(b.SerDesPos, b.SerDesPositions, "board SerDes protocols %s (SerDes 1 first)", strings.Join(protos, ", "))
+		el(RefSerDes, b.SerDesPos, fs)
 	}
 	for i, m := range b.Memory {
 		fs = fresh()
@@ -213,6 +231,7 @@ func masterFacts(m *Master, fs facts) facts {
 			fs.at(n.DPNIPos, "master %s: netdev %s is the netdev of dpni.%d", m.Key, n.Name, n.DPNI)
 		}
 		fs.at(n.DPMACPos, "master %s: netdev %s connects to dpmac.%d", m.Key, n.Name, n.DPMAC)
+		fs.at(n.DPMACLinkTypePos, "master %s: netdev %s gives its DPMAC link type %s in the DPC", m.Key, n.Name, n.DPMACLinkType)
 		if n.HasPort() {
 			fs.add(n.Port.Pos, []Pos{n.Port.LabelPos, n.Port.PathPos}, "master %s: netdev %s: port node %s %s", m.Key, n.Name, n.Port.DTRef(), n.Port.Path)
 		}

@@ -80,6 +80,13 @@ type Board struct {
 	Memory    []MemRegion
 	Policy    Policy
 	Waivers   []Waiver
+	// SerDes are the board's SerDes protocols, SerDes 1 first (dpaa2:
+	// serdes), HasSerDes when it states them, at SerDesPos; SerDesPositions
+	// are those of each protocol.
+	SerDes          []int
+	HasSerDes       bool
+	SerDesPos       Pos
+	SerDesPositions []Pos
 	// Sources lists the CUE files the description was loaded from,
 	// sorted by Path.
 	Sources []Source

@@ -20,6 +20,35 @@ type DPAA2 struct {
 	RXStashing        bool
 	RXStashingPos     Pos
 	Pos               Pos
+	// SerDesTable is the SoC's SerDes protocol table, nil when the SoC
+	// states none; SerDesSource names where it comes from.
+	SerDesTable    []SerDesProtocol
+	SerDesSource   string
+	SerDesTablePos Pos
+	// WQChConversion is the DPC's qbman wq_ch_conversion, HasDPC when the
+	// SoC states its DPC settings (DPCSource, DPCPos).
+	WQChConversion int
+	HasDPC         bool
+	DPCSource      string
+	DPCPos         Pos
+}
+
+// SerDesProtocol is one row of an SoC's SerDes protocol table.
+type SerDesProtocol struct {
+	SerDes, Protocol int
+	DPMACs           []int
+	Pos              Pos
+}
+
+// Protocol returns the table's row for protocol of SerDes block serdes
+// (1-based), and false when the table has none.
+func (d *DPAA2) Protocol(serdes, protocol int) (SerDesProtocol, bool) {
+	for _, p := range d.SerDesTable {
+		if p.SerDes == serdes && p.Protocol == protocol {
+			return p, true
+		}
+	}
+	return SerDesProtocol{}, false
 }
 
 // StashDest returns the stash destination of a DPIO serving cpu.

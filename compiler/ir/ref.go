@@ -26,6 +26,7 @@ const (
 	RefDPAA2        Ref = "soc.dpaa2"
 	RefIsolatedCPUs Ref = "policy.isolatedCPUs"
 	RefIrqbalance   Ref = "policy.irqbalanceBan"
+	RefSerDes       Ref = "dpaa2.serdes"
 )
 
 // isIdent reports whether name is a CUE identifier, [a-zA-Z_][a-zA-Z0-9_]*,

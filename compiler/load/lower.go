@@ -82,6 +82,12 @@ func (lw *lowerer) board(n node) *ir.Board {
 		b.Memory = append(b.Memory, ir.MemRegion{Base: m.val("base").uint(), Size: m.val("size").uint(), Pos: m.Pos()})
 	}
 	b.Policy = lw.policy(n.at("policy"))
+	if sd := n.at("dpaa2").at("serdes"); sd.exists() {
+		b.SerDes, b.HasSerDes, b.SerDesPos = sd.ints(), true, sd.Pos()
+		for _, e := range sd.list() {
+			b.SerDesPositions = append(b.SerDesPositions, e.Pos())
+		}
+	}
 	ws := n.at("waivers")
 	if lw.lacks("waivers") && lw.data.Exists() {
 		// A wrong value in a waiver leaves the whole waiver, or the
@@ -318,6 +324,9 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 			if mac := f.val("dpmac"); mac.exists() {
 				nd.DPMAC, nd.DPMACPos = mac.int(), mac.Pos()
 			}
+			if lt := f.val("dpmacLinkType"); lt.exists() {
+				nd.DPMACLinkType, nd.DPMACLinkTypePos = lt.str(), lt.Pos()
+			}
 			if a := f.val("alias"); a.exists() {
 				nd.Alias = a.str()
 			}
@@ -386,6 +395,19 @@ func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {
 		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: e.val("id").int(), CPU: e.val("cpu").int(), Decl: len(d.DPIOs), Pos: e.Pos()})
 	}
 	sort.SliceStable(d.DPIOs, func(i, j int) bool { return d.DPIOs[i].ID < d.DPIOs[j].ID })
+	if t := n.at("serdesProtocols"); t.exists() {
+		d.SerDesSource, d.SerDesTablePos = t.at("source").str(), t.Pos()
+		for _, e := range t.at("table").list() {
+			d.SerDesTable = append(d.SerDesTable, ir.SerDesProtocol{
+				SerDes: e.val("serdes").int(), Protocol: e.val("protocol").int(),
+				DPMACs: e.val("dpmacs").ints(), Pos: e.Pos(),
+			})
+		}
+	}
+	if c := n.at("dpc"); c.exists() {
+		d.HasDPC, d.DPCPos = true, c.Pos()
+		d.WQChConversion, d.DPCSource = c.at("wqChConversion").int(), c.at("source").str()
+	}
 	return d
 }
 

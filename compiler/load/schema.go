@@ -64,7 +64,9 @@ func topLevel(src []byte) (decls, fields []ast.Decl, err error) {
 		decls = append(decls, d)
 	}
 	defs := map[string]bool{}
-	var board *ast.StructLit
+	// #Board may be declared in parts (CUE unifies them): the top-level
+	// fields are those of every part.
+	var board []ast.Decl
 	for _, d := range top.Decls {
 		f, ok := d.(*ast.Field)
 		if !ok {
@@ -72,14 +74,14 @@ func topLevel(src []byte) (decls, fields []ast.Decl, err error) {
 		}
 		name, _, _ := ast.LabelName(f.Label)
 		defs[name] = true
-		if name == "#Board" {
-			board, _ = f.Value.(*ast.StructLit)
+		if s, ok := f.Value.(*ast.StructLit); ok && name == "#Board" {
+			board = append(board, s.Elts...)
 		}
 	}
 	if board == nil {
 		return nil, nil, fmt.Errorf("embedded schema: no #Board struct")
 	}
-	for _, e := range board.Elts {
+	for _, e := range board {
 		f, ok := e.(*ast.Field)
 		if !ok {
 			continue

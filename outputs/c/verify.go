@@ -2,6 +2,7 @@ package c
 
 import (
 	"fmt"
+	"strings"
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
@@ -340,29 +341,55 @@ func (g *gen) verifyPCI(w *outputs.Printer) {
 // dpaa2Header declares the DPIO service API.
 const dpaa2Header = "include/soc/fsl/dpaa2-io.h"
 
-// verifyDPIO writes verify_dpio(), which counts the online CPUs with a
-// DPIO of their own: dpaa2_io_service_select(cpu) returns the DPIO
-// dpaa2_dpio_probe() gave that CPU, NULL for a CPU without one
-// (service_select_by_cpu(), drivers/soc/fsl/dpio/dpio-service.c), and
-// dpaa2-eth makes its channels on those CPUs only (dpaa2_eth_setup_dpio(),
-// drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c).
+// verifyDPIO writes verify_dpio(), which checks that the online CPUs
+// with a DPIO of their own are those the description gives one:
+// dpaa2_io_service_select(cpu) returns the DPIO dpaa2_dpio_probe() gave
+// that CPU, NULL for a CPU without one (service_select_by_cpu(),
+// drivers/soc/fsl/dpio/dpio-service.c), and dpaa2-eth makes its channels
+// on those CPUs only (dpaa2_eth_setup_dpio(),
+// drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c). A CPU the
+// description gives no DPIO, such as an isolated one, is expected to have
+// none.
 func (g *gen) verifyDPIO(w *outputs.Printer) {
 	d := g.b.SoC.DPAA2
+	cpus := g.b.SoC.DPIOCPUs()
 	o := outputs.From(ir.RefDPAA2, d.Pos)
-	w.Comment("", o, outputs.T(fmt.Sprintf("verify_dpio checks that every online CPU has a DPIO of its own "+
-		"(dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c); the description has %d DPIOs, ", len(d.DPIOs)), d.Pos,
-		". It returns 1 on a mismatch, and when the DPIO driver is not built (no DPAA2 networking without it)."))
+	w.Comment("", o, outputs.T(fmt.Sprintf("verify_dpio checks that the online CPUs with a DPIO of their own "+
+		"(dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c) are those the description "+
+		"gives one, %s of its %d DPIOs (", ir.CPUText(cpus), len(d.DPIOs)), outputs.At(ir.RefDPAA2.Field("dpios"), d.Pos),
+		"), and that any other online CPU has none. It returns 1 on a mismatch, and when the DPIO driver is not built "+
+			"(no DPAA2 networking without it)."))
+	list := make([]string, len(cpus))
+	for i, c := range cpus {
+		list[i] = fmt.Sprint(c)
+	}
 	w.P("static int verify_dpio(void)")
 	w.P("{")
 	w.P("#if IS_REACHABLE(CONFIG_FSL_MC_DPIO)")
-	w.P("\tunsigned int cpu, online = num_online_cpus(), with = 0;")
+	if len(cpus) > 0 {
+		w.P(o, "\tstatic const unsigned int described[] = { ", strings.Join(list, ", "), " };")
+	}
+	w.P("\tunsigned int cpu, online = num_online_cpus(), with = 0, wrong = 0;")
 	w.P()
-	w.P("\tfor_each_online_cpu(cpu)")
-	w.P("\t\tif (dpaa2_io_service_select(cpu))")
-	w.P("\t\t\twith++;")
+	w.P("\tfor_each_online_cpu(cpu) {")
+	w.P("\t\tbool has = dpaa2_io_service_select(cpu) != NULL, want = false;")
+	if len(cpus) > 0 {
+		w.P("\t\tunsigned int i;")
+		w.P()
+		w.P("\t\tfor (i = 0; i < ARRAY_SIZE(described); i++)")
+		w.P("\t\t\twant = want || described[i] == cpu;")
+	} else {
+		w.P()
+	}
+	w.P("\t\twith += has;")
+	w.P("\t\tif (has != want) {")
+	w.P("\t\t\twrong++;")
+	w.P("\t\t\tpr_info(\"boardc-verify: MISMATCH dpio cpu=%u own_dpio=%d described=%d\\n\", cpu, has, want);")
+	w.P("\t\t}")
+	w.P("\t}")
 	w.P(o, "\tpr_info(\"boardc-verify: %s dpio online_cpus=%u with_own_dpio=%u described=", len(d.DPIOs), "\\n\",")
-	w.P("\t\twith == online ? \"ok\" : \"MISMATCH\", online, with);")
-	w.P("\treturn with == online ? 0 : 1;")
+	w.P("\t\twrong ? \"MISMATCH\" : \"ok\", online, with);")
+	w.P("\treturn wrong ? 1 : 0;")
 	w.P("#else")
 	w.P("\tpr_info(\"boardc-verify: MISMATCH dpio: the DPIO driver (CONFIG_FSL_MC_DPIO) is not built\\n\");")
 	w.P("\treturn 1;")

@@ -1,7 +1,8 @@
 // Package dpl emits the Management Complex data-path layout of a DPAA2
 // board, <board>-dpl.dts: the objects the MC firmware creates at boot and
 // puts in the container Linux probes (DPIOs, DPNIs, DPCONs, DPBPs, DPMACs,
-// DPMCPs), and the DPNI-DPMAC connections.
+// DPRTC, DPMCPs), and the DPNI-DPMAC connections; and beside it the DPC
+// the layout needs, <board>-dpc.dts (dpc.go).
 //
 // The format is that of the DPL sources of NXP's mc-utils
 // (github.com/nxp-qoriq/mc-utils, config/*/dpl-eth.*.dts, dpl-version 10):
@@ -27,11 +28,18 @@
 //   - a DPBP per DPNI: dpaa2_eth_setup_default_dpbp() (dpaa2-eth.c) takes
 //     one buffer pool per interface (AF_XDP zero-copy queues take more,
 //     dpaa2_xsk_setup_pool(), which the description does not cover);
-//   - DPMCPs as mc-utils' LS2088A QDS layout counts them: one per DPNI, one
-//     per DPMAC, one for the DPIOs and 10 to spare (config/ls2088a/QDS/
-//     custom/dpl-eth.0x4D_0x57.dts);
+//   - a DPRTC, the PTP clock dpaa2-ptp binds (dpaa2_ptp_match_id_table,
+//     obj_type "dprtc", drivers/net/ethernet/freescale/dpaa2/dpaa2-ptp.c)
+//     and dpaa2-eth reports as its PHC (dpaa2_phc_index, dpaa2-ethtool.c);
+//   - DPMCPs as the kernel holds them (see DPMCPTerms): one per DPIO, DPNI
+//     and DPRTC for as long as its driver is bound, and one for a second
+//     restool session;
 //   - the DPMACs the interfaces name (netdev dpmac), each connected to its
 //     DPNI.
+//
+// Comments cite description elements by ref (soc.dpaa2.dpcon), not by
+// file:line, so that an edit that changes no fact leaves the file as it
+// was; the positions are in the file's annotations (manifest.json).
 package dpl
 
 import (
@@ -56,6 +64,8 @@ type Layout struct {
 	DPCONs int
 	DPMACs []int // sorted
 	DPMCPs int
+	// DPRTCs is the PTP clock count: one.
+	DPRTCs int
 	// Channels is the DPCON count the kernel takes: one per channel per
 	// DPNI.
 	Channels int
@@ -77,9 +87,40 @@ type DPNI struct {
 	DPMAC int
 }
 
-// spareDPMCPs is what mc-utils adds to the DPMCPs the objects need, for
-// restool, VFIO and the DPRC (config/ls2088a/QDS/custom/dpl-eth.0x4D_0x57.dts).
-const spareDPMCPs = 10
+// DPMCPTerm is one term of the layout's DPMCP count: the MC portals one
+// kind of object's driver holds, and where the kernel takes them.
+type DPMCPTerm struct {
+	N int
+	// What says who holds them, Source the functions that take and give
+	// them back (Linux 6.12, file:line function()).
+	What, Source string
+}
+
+// DPMCPTerms returns the terms of the layout's DPMCP count. Each driver
+// that calls fsl_mc_portal_allocate() (drivers/bus/fsl-mc/mc-io.c:165)
+// takes a DPMCP from the container's pool (fsl_mc_resource_allocate(),
+// FSL_MC_POOL_DPMCP) and, for the drivers below, keeps it until the
+// device is unbound. A DPMAC takes none: dpaa2_eth_connect_mac() opens it
+// on its DPNI's portal. The containers take none either: the root DPRC
+// talks through the MC portal of the fsl-mc node, fsl_mc_bus_probe()
+// (drivers/bus/fsl-mc/fsl-mc-bus.c:1130 fsl_create_mc_io() with no
+// DPMCP), a child DPRC through its own region (dprc_setup(),
+// dprc-driver.c:649). DPSECI (caamalg_qi2.c:5237 dpaa2_caam_probe()),
+// DPSW (dpaa2-switch.c:3436 dpaa2_switch_probe()) and DPDMAI
+// (dpaa2-qdma.c:673 dpaa2_qdma_probe()) hold one each too; the layout
+// declares none of them.
+func (l *Layout) DPMCPTerms() []DPMCPTerm {
+	return []DPMCPTerm{
+		{len(l.DPIOs), "one per DPIO, for as long as it is bound",
+			"drivers/soc/fsl/dpio/dpio-driver.c:138 dpaa2_dpio_probe(), freed at :302 dpaa2_dpio_remove()"},
+		{len(l.DPNIs), "one per DPNI, shared with its DPMAC (dpaa2-eth.c:4672 dpaa2_eth_connect_mac())",
+			"drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c:4889 dpaa2_eth_probe(), freed at :5109 dpaa2_eth_remove()"},
+		{l.DPRTCs, "one per DPRTC",
+			"drivers/net/ethernet/freescale/dpaa2/dpaa2-ptp.c:140 dpaa2_ptp_probe(), freed at :234 dpaa2_ptp_remove()"},
+		{1, "one for a second restool session: the first open of the container's device uses its own portal",
+			"drivers/bus/fsl-mc/fsl-mc-uapi.c:493 fsl_mc_uapi_dev_open(), freed at :532 fsl_mc_uapi_dev_release()"},
+	}
+}
 
 // Plan returns the board's layout, or nil when the SoC has no DPAA2.
 func Plan(b *ir.Board) *Layout {
@@ -88,7 +129,7 @@ func Plan(b *ir.Board) *Layout {
 	if d == nil {
 		return nil
 	}
-	l := &Layout{DPIOs: d.DPIOs, DPCONs: d.DPCON}
+	l := &Layout{DPIOs: d.DPIOs, DPCONs: d.DPCON, DPRTCs: 1}
 	devs := soc.DPNIDevs()
 	macs := map[int]bool{}
 	for i := 0; i < d.DPNI; i++ {
@@ -105,12 +146,14 @@ func Plan(b *ir.Board) *Layout {
 		l.Channels += min(len(soc.DPIOCPUs()), n.Queues)
 	}
 	sort.Ints(l.DPMACs)
-	l.DPMCPs = len(l.DPNIs) + len(l.DPMACs) + 1 + spareDPMCPs
+	for _, t := range l.DPMCPTerms() {
+		l.DPMCPs += t.N
+	}
 	return l
 }
 
-// Emit returns the board's layout file, or nothing for a board without
-// DPAA2.
+// Emit returns the board's layout file and the DPC it needs (emitDPC),
+// or nothing for a board without DPAA2.
 func Emit(b *ir.Board) []outputs.File {
 	l := Plan(b)
 	if l == nil {
@@ -145,6 +188,7 @@ func Emit(b *ir.Board) []outputs.File {
 		{"dpbp", seq(0, l.DPBPs()), outputs.From(ir.RefDPAA2, d.DPNIPos)},
 		{"dpio", dpioIDs, outputs.From(ir.RefDPAA2, d.Pos)},
 		{"dpcon", seq(0, l.DPCONs), outputs.From(ir.RefDPAA2, d.DPCONPos)},
+		{"dprtc", seq(0, l.DPRTCs), outputs.From(ir.RefDPAA2)},
 		{"dpmcp", seq(1, l.DPMCPs), outputs.From(ir.RefDPAA2)},
 	}
 	first := true
@@ -182,7 +226,7 @@ func Emit(b *ir.Board) []outputs.File {
 			n++
 			c := outputs.From(ir.RefDPAA2, p.Dev.DPMACPos)
 			o := c.Named(fmt.Sprintf("dpni@%d", p.ID), fmt.Sprintf("dpmac@%d", p.DPMAC))
-			w.Comment("\t\t", c, outputs.T(p.Dev.Name, ": ", p.Dev.DPMACPos))
+			w.Comment("\t\t", c, outputs.T(p.Dev.Name, ": ", outputs.At(netDevRef(b, p.Dev.Name).Field("dpmac"), p.Dev.DPMACPos)))
 			w.P(o, "\t\tconnection@", n, " {")
 			w.P(o, "\t\t\tendpoint1 = \"dpni@", p.ID, "\";")
 			w.P(o, "\t\t\tendpoint2 = \"dpmac@", p.DPMAC, "\";")
@@ -191,7 +235,7 @@ func Emit(b *ir.Board) []outputs.File {
 		w.P("\t};")
 	}
 	w.P("};")
-	return []outputs.File{w.File(Name(b))}
+	return []outputs.File{w.File(Name(b)), emitDPC(b, l)}
 }
 
 // objects writes the objects node's children.
@@ -204,7 +248,7 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	if pol := &b.Policy; len(pol.IsolatedCPUs) > 0 {
 		o := outputs.From(ir.RefIsolatedCPUs, pol.IsolatedPos)
 		comment(w, "\t\t",
-			outputs.T(o, fmt.Sprintf("num_queues at most %d, the CPUs below isolated ", b.DPAA2EthReach()), ir.CPUText(ir.SortedCPUs(pol.IsolatedCPUs)), " (", pol.IsolatedPos, "):"),
+			outputs.T(o, fmt.Sprintf("num_queues at most %d, the CPUs below isolated ", b.DPAA2EthReach()), ir.CPUText(ir.SortedCPUs(pol.IsolatedCPUs)), " (", outputs.At(ir.RefIsolatedCPUs, pol.IsolatedPos), "):"),
 			outputs.T("dpaa2_eth_setup_dpio() (dpaa2-eth.c) makes a channel on each online CPU in"),
 			outputs.T("ascending order until num_queues, and RSS spreads over the queues, so"),
 			outputs.T("none reaches an isolated CPU."))
@@ -214,7 +258,7 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 		note := outputs.N("no interface described: a queue per CPU with a DPIO")
 		if p.Dev != nil {
 			o = o.And("", p.Dev.Pos)
-			note = outputs.N(p.Dev.Name, ", ", p.Dev.Pos)
+			note = outputs.N(p.Dev.Name, ", ", outputs.At(netDevRef(b, p.Dev.Name), p.Dev.Pos))
 		}
 		w.P(o, "\t\tdpni@", p.ID, " {\t", note)
 		w.P(o, "\t\t\toptions = \"\";")
@@ -224,9 +268,23 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	}
 	if len(l.DPMACs) > 0 {
 		w.P()
-		w.Comment("\t\t", "DPMACs the interfaces connect to (netdev dpmac)")
+		if b.HasSerDes {
+			protos := make([]string, len(b.SerDes))
+			for i, p := range b.SerDes {
+				protos[i] = fmt.Sprintf("0x%02X", p)
+			}
+			comment(w, "\t\t",
+				outputs.T("DPMACs the interfaces connect to (netdev dpmac), each with a lane under"),
+				outputs.T("the board's SerDes protocols ", strings.Join(protos, "_"), " (", outputs.At(ir.RefSerDes, b.SerDesPos), "; check BC0309)."))
+		} else {
+			w.Comment("\t\t", "DPMACs the interfaces connect to (netdev dpmac)")
+		}
 		for _, m := range l.DPMACs {
-			w.P(outputs.From(ir.RefDPAA2).Named(fmt.Sprintf("dpmac@%d", m)), "\t\tdpmac@", m, " {")
+			o := outputs.From(ir.RefDPAA2)
+			if b.HasSerDes {
+				o = o.And(ir.RefSerDes, b.SerDesPos)
+			}
+			w.P(o.Named(fmt.Sprintf("dpmac@%d", m)), "\t\tdpmac@", m, " {")
 			w.P("\t\t\tcompatible = \"fsl,dpmac\";")
 			w.P("\t\t};")
 		}
@@ -242,12 +300,12 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	}
 	w.P()
 	comment(w, "\t\t",
-		outputs.T("DPIOs: one per CPU, as described (", d.Pos, ");"),
+		outputs.T("DPIOs: one per CPU, as described (", outputs.At(ir.RefDPAA2.Field("dpios"), d.Pos), ");"),
 		outputs.T("dpaa2_dpio_probe() (drivers/soc/fsl/dpio/dpio-driver.c) gives each"),
 		outputs.T("an online CPU."))
 	for _, io := range l.DPIOs {
 		o := outputs.From(io.Ref(), io.Pos).Named(fmt.Sprintf("dpio@%d", io.ID))
-		w.P(o, "\t\tdpio@", io.ID, " {\t", outputs.N("CPU ", io.CPU, ", ", io.Pos))
+		w.P(o, "\t\tdpio@", io.ID, " {\t", outputs.N("CPU ", io.CPU, ", ", outputs.At(io.Ref(), io.Pos)))
 		w.P(o, "\t\t\tcompatible = \"fsl,dpio\";")
 		w.P(o, "\t\t\tchannel_mode = \"DPIO_LOCAL_CHANNEL\";")
 		w.P(o, "\t\t\tnum_priorities = <8>;")
@@ -255,7 +313,7 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	}
 	w.P()
 	comment(w, "\t\t",
-		outputs.T(fmt.Sprintf("DPCONs: %d described (", l.DPCONs), d.DPCONPos, ");"),
+		outputs.T(fmt.Sprintf("DPCONs: %d described (", l.DPCONs), outputs.At(ir.RefDPAA2.Field("dpcon"), d.DPCONPos), ");"),
 		outputs.T(fmt.Sprintf("dpaa2-eth takes one per channel per DPNI, %d here:", l.Channels)),
 		outputs.T("dpaa2_eth_setup_dpio(), dpaa2_eth_setup_dpcon()"),
 		outputs.T("(drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c)."))
@@ -267,8 +325,20 @@ func objects(w *outputs.Printer, b *ir.Board, l *Layout) {
 	}
 	w.P()
 	comment(w, "\t\t",
-		outputs.T(fmt.Sprintf("DPMCPs: one per DPNI, one per DPMAC, one for the DPIOs and %d to", spareDPMCPs)),
-		outputs.T("spare, as mc-utils counts them (config/ls2088a/QDS/custom/dpl-eth.0x4D_0x57.dts)."))
+		outputs.T("DPRTC: the PTP clock. dpaa2-ptp binds it (dpaa2_ptp_match_id_table,"),
+		outputs.T("drivers/net/ethernet/freescale/dpaa2/dpaa2-ptp.c:240) and registers the"),
+		outputs.T("PHC that dpaa2-eth reports (dpaa2_phc_index, dpaa2-ethtool.c:806)."))
+	for i := 0; i < l.DPRTCs; i++ {
+		w.P(outputs.From(ir.RefDPAA2).Named(fmt.Sprintf("dprtc@%d", i)), "\t\tdprtc@", i, " {")
+		w.P("\t\t\tcompatible = \"fsl,dprtc\";")
+		w.P("\t\t};")
+	}
+	w.P()
+	lines := []outputs.Text{outputs.T(fmt.Sprintf("DPMCPs: %d, the MC portals the kernel holds (Linux 6.12):", l.DPMCPs))}
+	for _, t := range l.DPMCPTerms() {
+		lines = append(lines, outputs.T(fmt.Sprintf("  %d: %s;", t.N, t.What)), outputs.T("     ", t.Source))
+	}
+	comment(w, "\t\t", lines...)
 	for i := 1; i <= l.DPMCPs; i++ {
 		w.P("\t\tdpmcp@", i, " {")
 		w.P("\t\t\tcompatible = \"fsl,dpmcp\";")
@@ -286,12 +356,28 @@ func header(w *outputs.Printer, b *ir.Board, l *Layout) {
 	c.Line("the Management Complex data-path layout (DPL), in the format of NXP's")
 	c.Line("mc-utils layouts (config/<soc>/<board>/dpl-eth.<serdes>.dts, dpl-version 10).")
 	c.Line("Compile it as mc-utils does, dtc -I dts -O dtb, and give the dtb to the")
-	c.Line("MC firmware as its DPL. The comments name the description lines behind it.")
+	c.Line("MC firmware as its DPL, with the DPC ", DPCName(b), " beside it. The")
+	c.Line("comments name the description elements behind it.")
 	c.Line()
 	c.Line("Container dprc@1:")
-	c.Line(fmt.Sprintf("  %d DPNIs, %d DPMACs, %d DPBPs, %d DPIOs, %d DPMCPs,", len(l.DPNIs), len(l.DPMACs), l.DPBPs(), len(l.DPIOs), l.DPMCPs))
+	c.Line(fmt.Sprintf("  %d DPNIs, %d DPMACs, %d DPBPs, %d DPIOs, %d DPRTC, %d DPMCPs,", len(l.DPNIs), len(l.DPMACs), l.DPBPs(), len(l.DPIOs), l.DPRTCs, l.DPMCPs))
 	c.Line(fmt.Sprintf("  %d DPCONs; the DPNIs' channels take %d.", l.DPCONs, l.Channels))
 	c.End()
+}
+
+// netDevRef returns the ref of the fsl-mc master's interface called name.
+func netDevRef(b *ir.Board, name string) ir.Ref {
+	for _, m := range b.SoC.Masters {
+		if !m.IsMC() {
+			continue
+		}
+		for _, d := range m.NetDevs {
+			if d.Name == name {
+				return m.Ref().Field("netdev").Field(name)
+			}
+		}
+	}
+	return ir.RefDPAA2
 }
 
 // comment writes a block comment of lines at indent.

@@ -52,8 +52,10 @@ func TestPlanLS2088A(t *testing.T) {
 	if want := []int{1, 2, 3, 4, 5, 6, 7, 8}; !reflect.DeepEqual(l.DPMACs, want) {
 		t.Errorf("DPMACs %v, want %v", l.DPMACs, want)
 	}
-	if l.DPMCPs != 8+8+1+10 {
-		t.Errorf("DPMCPs %d, want 27", l.DPMCPs)
+	// A DPMCP per DPIO, per DPNI and per DPRTC, and one for a second
+	// restool session; the DPMACs use their DPNI's.
+	if l.DPRTCs != 1 || l.DPMCPs != 8+8+1+1 {
+		t.Errorf("DPRTCs %d, DPMCPs %d, want 1 and 18", l.DPRTCs, l.DPMCPs)
 	}
 }
 
@@ -66,33 +68,15 @@ func TestDTC(t *testing.T) {
 	bin := testtool.Look(t, "dtc", "device-tree-compiler")
 	b := ls2088a(t)
 	fs := dpl.Emit(b)
-	if len(fs) != 1 || fs[0].Path != "ls2088a-rdb-dpl.dts" {
-		t.Fatalf("Emit: %d files, want ls2088a-rdb-dpl.dts", len(fs))
+	if len(fs) != 2 || fs[0].Path != "ls2088a-rdb-dpl.dts" || fs[1].Path != "ls2088a-rdb-dpc.dts" {
+		t.Fatalf("Emit: %d files, want ls2088a-rdb-dpl.dts and ls2088a-rdb-dpc.dts", len(fs))
 	}
-	dir := t.TempDir()
-	src, out := filepath.Join(dir, fs[0].Path), filepath.Join(dir, "dpl.dtb")
-	if err := os.WriteFile(src, fs[0].Data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd := exec.Command(bin, "-W", "no-unit_address_vs_reg", "-I", "dts", "-O", "dtb", "-o", out, src)
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		t.Fatalf("dtc: %v\n%s", err, stderr.String())
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := fdt.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tree := compile(t, bin, fs[0].Data)
 	if got := tree.Cells("/", "dpl-version"); !reflect.DeepEqual(got, []uint32{10}) {
 		t.Errorf("dpl-version %v", got)
 	}
 	set := "/containers/dprc@1/objects/obj_set@"
-	for typ, n := range map[string]int{"dpni": 8, "dpio": 8, "dpbp": 8, "dpcon": 64, "dpmac": 8, "dpmcp": 27} {
+	for typ, n := range map[string]int{"dpni": 8, "dpio": 8, "dpbp": 8, "dpcon": 64, "dpmac": 8, "dpmcp": 18, "dprtc": 1} {
 		ids := tree.Cells(set+typ, "ids")
 		if len(ids) != n {
 			t.Errorf("obj_set@%s: %d ids, want %d", typ, len(ids), n)
@@ -150,5 +134,99 @@ func TestEdges(t *testing.T) {
 	}
 	if strings.Count(src, "connection@") != 8 {
 		t.Errorf("want 8 connections:\n%s", src)
+	}
+}
+
+// TestDPMCPs: a 16-CPU board with two interfaces gets a DPMCP per DPIO,
+// per DPNI and for the DPRTC, and one for a second restool session (20),
+// not DPNIs + DPMACs + 1 + 10 (15), which would leave DPIOs or DPNIs
+// deferring their probe on an empty pool.
+func TestDPMCPs(t *testing.T) {
+	b := ls2088a(t)
+	d := *b.SoC.DPAA2
+	d.DPNI = 2
+	d.DPIOs = nil
+	for i := 0; i < 16; i++ {
+		d.DPIOs = append(d.DPIOs, ir.DPIO{ID: i, CPU: i})
+	}
+	soc := b.SoC
+	soc.DPAA2 = &d
+	e := *b
+	e.SoC = soc
+	l := dpl.Plan(&e)
+	if l.DPMCPs != 16+2+1+1 {
+		t.Errorf("DPMCPs %d, want 20", l.DPMCPs)
+	}
+	sum := 0
+	for _, term := range l.DPMCPTerms() {
+		sum += term.N
+		if !strings.Contains(term.Source, ".c:") || !strings.Contains(term.Source, "()") {
+			t.Errorf("term %q cites no file:line function(): %q", term.What, term.Source)
+		}
+	}
+	if sum != l.DPMCPs {
+		t.Errorf("terms sum to %d, DPMCPs %d", sum, l.DPMCPs)
+	}
+}
+
+// compile compiles src with dtc and parses the dtb. dtc is run with
+// unit_address_vs_reg off: the DPL and DPC name nodes dpni@0,
+// obj_set@dpio, mac@5, which have no reg (mc-utils builds its layouts
+// with dtc -q); any other warning fails.
+func compile(t *testing.T, bin string, src []byte) fdt.Tree {
+	t.Helper()
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.dts"), filepath.Join(dir, "out.dtb")
+	if err := os.WriteFile(in, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "-W", "no-unit_address_vs_reg", "-I", "dts", "-O", "dtb", "-o", out, in)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("dtc: %v\n%s", err, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := fdt.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// TestDPC compiles the LS2088A-RDB DPC with dtc: qbman wq_ch_conversion
+// 32, as NXP's DPC for the board, for the layout's 64 two-priority
+// DPCONs; MAC_LINK_TYPE_PHY on DPMACs 5-8, whose interfaces state it,
+// and no node for DPMACs 1-4. Without the SoC's DPC facts the DPC says
+// so and sets no qbman node.
+func TestDPC(t *testing.T) {
+	bin := testtool.Look(t, "dtc", "device-tree-compiler")
+	b := ls2088a(t)
+	tree := compile(t, bin, dpl.Emit(b)[1].Data)
+	if got := tree.Cells("/controllers/qbman", "wq_ch_conversion"); !reflect.DeepEqual(got, []uint32{32}) {
+		t.Errorf("wq_ch_conversion %v, want 32", got)
+	}
+	for m := 1; m <= 8; m++ {
+		node := fmt.Sprintf("/board_info/ports/mac@%d", m)
+		lt, ok := tree[node]["link_type"]
+		switch {
+		case m >= 5 && string(lt) != "MAC_LINK_TYPE_PHY\x00":
+			t.Errorf("%s link_type %q, want MAC_LINK_TYPE_PHY", node, lt)
+		case m < 5 && ok:
+			t.Errorf("%s has link_type %q, want none", node, lt)
+		}
+	}
+	d := *b.SoC.DPAA2
+	d.HasDPC = false
+	soc := b.SoC
+	soc.DPAA2 = &d
+	e := *b
+	e.SoC = soc
+	src := dpl.Emit(&e)[1].Data
+	if _, ok := compile(t, bin, src)["/controllers/qbman"]; ok || !strings.Contains(string(src), "the SoC states no qbman wq_ch_conversion") {
+		t.Errorf("a DPC without the SoC's settings:\n%s", src)
 	}
 }

@@ -140,7 +140,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:122; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 40 or 49 bits
-	 * (soc/ls2088a/ls2088a.cue:226)
+	 * (soc/ls2088a/ls2088a.cue:271)
 	 */
 	{ "crypto", "/soc/crypto@8000000", true,
 	  { 0x1008080000000ULL, 0x1008080000000ULL, "32,40,49", "32,40,49" },
@@ -161,7 +161,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 64-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:236)
+	 * (soc/ls2088a/ls2088a.cue:281)
 	 */
 	{ "sata0", "/soc/sata@3200000", true,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -171,7 +171,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 64-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:236)
+	 * (soc/ls2088a/ls2088a.cue:281)
 	 */
 	{ "sata1", "/soc/sata@3210000", true,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -181,7 +181,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:136; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 36, 40, 42, 44 or 48
-	 * bits (soc/ls2088a/ls2088a.cue:232)
+	 * bits (soc/ls2088a/ls2088a.cue:277)
 	 */
 	{ "smmu", "/soc/iommu@5000000", true,
 	  { 0x8a8880000000ULL, 0x8a8880000000ULL, "32,36,40,42,44,48", "32,36,40,42,44,48" },
@@ -191,7 +191,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 64-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:250)
+	 * (soc/ls2088a/ls2088a.cue:295)
 	 */
 	{ "usb0", "/soc/bus/usb@3100000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -201,7 +201,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 64-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:250)
+	 * (soc/ls2088a/ls2088a.cue:295)
 	 */
 	{ "usb1", "/soc/bus/usb@3110000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -407,23 +407,34 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np, 
 }
 
 /*
- * verify_dpio checks that every online CPU has a DPIO of its own
- * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 8 DPIOs, soc/ls2088a/ls2088a.cue:203. It returns 1 on a
+ * verify_dpio checks that the online CPUs with a DPIO of their own
+ * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c)
+ * are those the description gives one, CPUs 0-7 of its 8 DPIOs
+ * (soc.dpaa2.dpios), and that any other online CPU has none. It returns 1 on a
  * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
  * it).
  */
 static int verify_dpio(void)
 {
 #if IS_REACHABLE(CONFIG_FSL_MC_DPIO)
-	unsigned int cpu, online = num_online_cpus(), with = 0;
+	static const unsigned int described[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	unsigned int cpu, online = num_online_cpus(), with = 0, wrong = 0;
 
-	for_each_online_cpu(cpu)
-		if (dpaa2_io_service_select(cpu))
-			with++;
+	for_each_online_cpu(cpu) {
+		bool has = dpaa2_io_service_select(cpu) != NULL, want = false;
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(described); i++)
+			want = want || described[i] == cpu;
+		with += has;
+		if (has != want) {
+			wrong++;
+			pr_info("boardc-verify: MISMATCH dpio cpu=%u own_dpio=%d described=%d\n", cpu, has, want);
+		}
+	}
 	pr_info("boardc-verify: %s dpio online_cpus=%u with_own_dpio=%u described=8\n",
-		with == online ? "ok" : "MISMATCH", online, with);
-	return with == online ? 0 : 1;
+		wrong ? "MISMATCH" : "ok", online, with);
+	return wrong ? 1 : 0;
 #else
 	pr_info("boardc-verify: MISMATCH dpio: the DPIO driver (CONFIG_FSL_MC_DPIO) is not built\n");
 	return 1;

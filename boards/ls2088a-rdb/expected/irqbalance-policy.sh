@@ -35,42 +35,42 @@ names=$(BOARDC_IRQ=$irq awk -v find=names '$1 ~ /^[0-9]+:$/ {
 }' "${BOARDC_ROOT-}/proc/interrupts") || exit 1
 while IFS= read -r name; do
 	case $name in
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.0 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.0 are pinned by tune.sh
 	'dpio.0')
 		echo ban=true
 		exit 0
 		;;
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.1 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.1 are pinned by tune.sh
 	'dpio.1')
 		echo ban=true
 		exit 0
 		;;
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.2 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.2 are pinned by tune.sh
 	'dpio.2')
 		echo ban=true
 		exit 0
 		;;
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.3 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.3 are pinned by tune.sh
 	'dpio.3')
 		echo ban=true
 		exit 0
 		;;
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.4 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.4 are pinned by tune.sh
 	'dpio.4')
 		echo ban=true
 		exit 0
 		;;
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.5 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.5 are pinned by tune.sh
 	'dpio.5')
 		echo ban=true
 		exit 0
 		;;
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.6 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.6 are pinned by tune.sh
 	'dpio.6')
 		echo ban=true
 		exit 0
 		;;
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.7 are pinned by tune.sh
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.7 are pinned by tune.sh
 	'dpio.7')
 		echo ban=true
 		exit 0

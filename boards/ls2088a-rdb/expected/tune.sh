@@ -23,182 +23,182 @@ board_matches() {
 
 # actions lists every value the board tunes; see pin_irq and act.
 actions() {
-	# ls2088a-rdb/board.cue:83: interface eth0, the netdev of DPAA2 object dpni.0, DPNI 0 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth0' dpni '0' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth0's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth0 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth0 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth0 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth0 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth0 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth0/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth0 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth0/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth0 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth0/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth0 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth0/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: interface eth1, the netdev of DPAA2 object dpni.1, DPNI 1 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth1' dpni '1' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth1's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth1 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth1/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth1 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth1/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth1 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth1/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth1 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth1/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth1 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth1/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth1 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth1/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth1 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth1/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth1 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth1/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: interface eth2, the netdev of DPAA2 object dpni.2, DPNI 2 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth2' dpni '2' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth2's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth2 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth2/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth2 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth2/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth2 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth2/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth2 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth2/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth2 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth2/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth2 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth2/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth2 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth2/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth2 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth2/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: interface eth3, the netdev of DPAA2 object dpni.3, DPNI 3 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth3' dpni '3' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth3's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth3 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth3/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth3 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth3/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth3 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth3/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth3 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth3/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth3 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth3/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth3 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth3/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth3 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth3/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth3 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth3/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: interface eth4, the netdev of DPAA2 object dpni.4, DPNI 4 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth4' dpni '4' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth4's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth4 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth4/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth4 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth4/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth4 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth4/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth4 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth4/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth4 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth4/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth4 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth4/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth4 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth4/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth4 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth4/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: interface eth5, the netdev of DPAA2 object dpni.5, DPNI 5 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth5' dpni '5' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth5's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth5 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth5/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth5 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth5/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth5 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth5/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth5 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth5/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth5 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth5/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth5 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth5/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth5 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth5/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth5 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth5/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: interface eth6, the netdev of DPAA2 object dpni.6, DPNI 6 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth6' dpni '6' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth6's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth6 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth6/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth6 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth6/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth6 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth6/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth6 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth6/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth6 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth6/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth6 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth6/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth6 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth6/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth6 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth6/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: interface eth7, the netdev of DPAA2 object dpni.7, DPNI 7 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
-	iface 'eth7' dpni '7' '' 'fsl_mc' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:53: eth7's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
-	# ls2088a-rdb/board.cue:83: eth7 tx-0 XPS on CPU 0
-	expect net mask '/sys/class/net/eth7/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth7 tx-1 XPS on CPU 1
-	expect net mask '/sys/class/net/eth7/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth7 tx-2 XPS on CPU 2
-	expect net mask '/sys/class/net/eth7/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth7 tx-3 XPS on CPU 3
-	expect net mask '/sys/class/net/eth7/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth7 tx-4 XPS on CPU 4
-	expect net mask '/sys/class/net/eth7/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth7 tx-5 XPS on CPU 5
-	expect net mask '/sys/class/net/eth7/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth7 tx-6 XPS on CPU 6
-	expect net mask '/sys/class/net/eth7/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:83: eth7 tx-7 XPS on CPU 7
-	expect net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:83'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.0 (master fsl_mc) are placed by their driver; the description expects CPU 0
+	# ls2088a-rdb/board.cue:90: interface eth0, the netdev of DPAA2 object dpni.0, DPNI 0 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth0' dpni '0' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth0's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth0 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth0/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth0 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth0/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth0 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth0/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth0 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth0/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth0 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth0/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth0 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth0/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth0 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth0/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth0 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth0/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: interface eth1, the netdev of DPAA2 object dpni.1, DPNI 1 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth1' dpni '1' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth1's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth1 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth1/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth1 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth1/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth1 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth1/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth1 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth1/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth1 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth1/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth1 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth1/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth1 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth1/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth1 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth1/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: interface eth2, the netdev of DPAA2 object dpni.2, DPNI 2 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth2' dpni '2' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth2's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth2 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth2/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth2 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth2/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth2 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth2/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth2 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth2/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth2 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth2/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth2 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth2/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth2 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth2/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth2 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth2/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: interface eth3, the netdev of DPAA2 object dpni.3, DPNI 3 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth3' dpni '3' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth3's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth3 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth3/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth3 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth3/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth3 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth3/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth3 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth3/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth3 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth3/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth3 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth3/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth3 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth3/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth3 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth3/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: interface eth4, the netdev of DPAA2 object dpni.4, DPNI 4 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth4' dpni '4' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth4's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth4 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth4/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth4 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth4/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth4 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth4/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth4 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth4/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth4 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth4/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth4 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth4/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth4 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth4/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth4 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth4/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: interface eth5, the netdev of DPAA2 object dpni.5, DPNI 5 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth5' dpni '5' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth5's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth5 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth5/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth5 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth5/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth5 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth5/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth5 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth5/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth5 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth5/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth5 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth5/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth5 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth5/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth5 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth5/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: interface eth6, the netdev of DPAA2 object dpni.6, DPNI 6 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth6' dpni '6' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth6's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth6 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth6/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth6 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth6/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth6 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth6/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth6 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth6/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth6 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth6/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth6 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth6/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth6 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth6/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth6 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth6/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: interface eth7, the netdev of DPAA2 object dpni.7, DPNI 7 of the data-path layout (ls2088a-rdb/board.cue:48; master fsl_mc)
+	iface 'eth7' dpni '7' '' 'fsl_mc' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:60: eth7's driver sets XPS itself: checked, not written: drivers/net/ethernet/freescale/dpaa2/dpaa2-eth.c update_xps(): netif_set_xps_queue(), tx-i on its frame queue's target_cpu
+	# ls2088a-rdb/board.cue:90: eth7 tx-0 XPS on CPU 0
+	expect net mask '/sys/class/net/eth7/queues/tx-0/xps_cpus' '1' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth7 tx-1 XPS on CPU 1
+	expect net mask '/sys/class/net/eth7/queues/tx-1/xps_cpus' '2' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth7 tx-2 XPS on CPU 2
+	expect net mask '/sys/class/net/eth7/queues/tx-2/xps_cpus' '4' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth7 tx-3 XPS on CPU 3
+	expect net mask '/sys/class/net/eth7/queues/tx-3/xps_cpus' '8' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth7 tx-4 XPS on CPU 4
+	expect net mask '/sys/class/net/eth7/queues/tx-4/xps_cpus' '10' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth7 tx-5 XPS on CPU 5
+	expect net mask '/sys/class/net/eth7/queues/tx-5/xps_cpus' '20' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth7 tx-6 XPS on CPU 6
+	expect net mask '/sys/class/net/eth7/queues/tx-6/xps_cpus' '40' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:90: eth7 tx-7 XPS on CPU 7
+	expect net mask '/sys/class/net/eth7/queues/tx-7/xps_cpus' '80' 'ls2088a-rdb/board.cue:90'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.0 (master fsl_mc) are placed by their driver; the description expects CPU 0
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.0' '0' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.1 (master fsl_mc) are placed by their driver; the description expects CPU 1
+	follow_irq 'dpio.0' '0' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.1 (master fsl_mc) are placed by their driver; the description expects CPU 1
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.1' '1' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.2 (master fsl_mc) are placed by their driver; the description expects CPU 2
+	follow_irq 'dpio.1' '1' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.2 (master fsl_mc) are placed by their driver; the description expects CPU 2
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.2' '2' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.3 (master fsl_mc) are placed by their driver; the description expects CPU 3
+	follow_irq 'dpio.2' '2' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.3 (master fsl_mc) are placed by their driver; the description expects CPU 3
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.3' '3' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.4 (master fsl_mc) are placed by their driver; the description expects CPU 4
+	follow_irq 'dpio.3' '3' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.4 (master fsl_mc) are placed by their driver; the description expects CPU 4
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.4' '4' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.5 (master fsl_mc) are placed by their driver; the description expects CPU 5
+	follow_irq 'dpio.4' '4' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.5 (master fsl_mc) are placed by their driver; the description expects CPU 5
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.5' '5' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.6 (master fsl_mc) are placed by their driver; the description expects CPU 6
+	follow_irq 'dpio.5' '5' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.6 (master fsl_mc) are placed by their driver; the description expects CPU 6
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.6' '6' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
-	# ls2088a-rdb/board.cue:80: IRQs named dpio.7 (master fsl_mc) are placed by their driver; the description expects CPU 7
+	follow_irq 'dpio.6' '6' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
+	# ls2088a-rdb/board.cue:87: IRQs named dpio.7 (master fsl_mc) are placed by their driver; the description expects CPU 7
 	# ls2088a-rdb/board.cue:30: drivers/soc/fsl/dpio/dpio-driver.c dpaa2_dpio_probe(): cpumask_first(cpus_unused_mask) in probe order; register_dpio_irq_handlers(): irq_set_affinity_hint(irq->virq, cpumask_of(cpu))
-	follow_irq 'dpio.7' '7' hint 'fsl_mc' 'ls2088a-rdb/board.cue:80'
+	follow_irq 'dpio.7' '7' hint 'fsl_mc' 'ls2088a-rdb/board.cue:87'
 	:
 }
 

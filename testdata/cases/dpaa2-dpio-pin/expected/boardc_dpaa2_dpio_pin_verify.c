@@ -195,22 +195,34 @@ static int verify(const struct boardc_verify_master *m, struct device_node *np, 
 }
 
 /*
- * verify_dpio checks that every online CPU has a DPIO of its own
- * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c);
- * the description has 2 DPIOs, board.cue:28. It returns 1 on a mismatch, and
- * when the DPIO driver is not built (no DPAA2 networking without it).
+ * verify_dpio checks that the online CPUs with a DPIO of their own
+ * (dpaa2_io_service_select(cpu) not NULL, drivers/soc/fsl/dpio/dpio-service.c)
+ * are those the description gives one, CPUs 0-1 of its 2 DPIOs
+ * (soc.dpaa2.dpios), and that any other online CPU has none. It returns 1 on a
+ * mismatch, and when the DPIO driver is not built (no DPAA2 networking without
+ * it).
  */
 static int verify_dpio(void)
 {
 #if IS_REACHABLE(CONFIG_FSL_MC_DPIO)
-	unsigned int cpu, online = num_online_cpus(), with = 0;
+	static const unsigned int described[] = { 0, 1 };
+	unsigned int cpu, online = num_online_cpus(), with = 0, wrong = 0;
 
-	for_each_online_cpu(cpu)
-		if (dpaa2_io_service_select(cpu))
-			with++;
+	for_each_online_cpu(cpu) {
+		bool has = dpaa2_io_service_select(cpu) != NULL, want = false;
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(described); i++)
+			want = want || described[i] == cpu;
+		with += has;
+		if (has != want) {
+			wrong++;
+			pr_info("boardc-verify: MISMATCH dpio cpu=%u own_dpio=%d described=%d\n", cpu, has, want);
+		}
+	}
 	pr_info("boardc-verify: %s dpio online_cpus=%u with_own_dpio=%u described=2\n",
-		with == online ? "ok" : "MISMATCH", online, with);
-	return with == online ? 0 : 1;
+		wrong ? "MISMATCH" : "ok", online, with);
+	return wrong ? 1 : 0;
 #else
 	pr_info("boardc-verify: MISMATCH dpio: the DPIO driver (CONFIG_FSL_MC_DPIO) is not built\n");
 	return 1;
