@@ -134,3 +134,47 @@ func TestCalleeWidths(t *testing.T) {
 		}
 	}
 }
+
+// A glue whose own ops table of the callback's type lacks the
+// operation keeps the default: the callback never runs for it.
+func TestCalleeOwnTable(t *testing.T) {
+	own := `static const struct glue_data ownops_data = { .w = 34 };
+
+static int ownops_dma_init(void __iomem *ioaddr)
+{
+	return 0;
+}
+
+static const struct dma_ops ownops_dma_ops = {
+	.init = ownops_dma_init,
+};
+
+static struct mac_device_info *ownops_setup(void *ppriv)
+{
+	struct mac_device_info *mac = devm_kzalloc(ppriv, 64, GFP_KERNEL);
+
+	mac->dma = &ownops_dma_ops;
+	return mac;
+}
+`
+	c := FromSources("6.12.1", map[string]string{
+		"drivers/x/core.c":    calleeCore,
+		"drivers/x/core4.c":   calleeFeature,
+		"drivers/x/ownops.c":  glueC("ownops", own, "\tplat->setup = ownops_setup;"),
+		"drivers/x/withops.c": glueC("withops", strings.ReplaceAll(strings.Replace(own, ".init = ownops_dma_init,", ".init = ownops_dma_init,\n\t.get_hw_feature = core4_get_hw_feature,", 1), "ownops", "withops"), "\tplat->setup = withops_setup;"),
+	})
+	got := map[string]kernel.DMA{}
+	for _, d := range c.Drivers {
+		got[d.Name] = d.DMA
+	}
+	o := got["ownops"]
+	if o.Kind != kernel.DMANone || len(o.Widths) != 0 || !strings.HasSuffix(o.Reason, "so no set runs: the default of 32 stands") {
+		t.Errorf("ownops: %+v, want none, no set running", o)
+	}
+	if want := "priv->dma_cap.addr64 is assigned only by drivers/x/core4.c:2 core4_get_hw_feature() (the driver's own struct dma_ops ownops_dma_ops (drivers/x/ownops.c:8) has no .get_hw_feature): 0"; !strings.Contains(o.Reason, want) {
+		t.Errorf("ownops: reason %q lacks %q", o.Reason, want)
+	}
+	if w := got["withops"]; w.Kind != kernel.DMAChoice || !cmp.Equal(w.Widths, []int{32, 40}) {
+		t.Errorf("withops: %+v, want choice 32, 40", w)
+	}
+}

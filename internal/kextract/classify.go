@@ -180,7 +180,12 @@ func (ix *index) classify(w *walk, entries []entry, file string) (d kernel.DMA) 
 			return d
 		}
 	}
-	if fw, why, ok := ix.calleeWidths(w, runtime); ok {
+	if fw, why, ok := ix.calleeWidths(w, runtime, file); ok && len(fw) == 0 && under(streaming, runtime) {
+		// Every value is 0: the sets under it do not run.
+		d.Kind = kernel.DMANone
+		d.Reason = strings.Join(why, "; ") + "; so no set runs: the default of 32 stands"
+		return d
+	} else if ok && len(fw) > 0 {
 		for _, s := range streaming {
 			if s.ms.Width > 0 && !slices.Contains(fw, s.ms.Width) {
 				fw = append(fw, s.ms.Width)
@@ -397,7 +402,7 @@ func fslMC(file string) bool { return strings.HasPrefix(file, "drivers/bus/fsl-m
 // dwxgmac2_get_hw_feature(), reached through the core's DMA ops) is
 // non-zero (drivers/net/ethernet/stmicro/stmmac/stmmac_main.c). It
 // returns the widths and what gives each.
-func (ix *index) calleeWidths(w *walk, runtime []set) ([]int, []string, bool) {
+func (ix *index) calleeWidths(w *walk, runtime []set, file string) ([]int, []string, bool) {
 	var widths []int
 	var why []string
 	add := func(n int) {
@@ -420,7 +425,10 @@ func (ix *index) calleeWidths(w *walk, runtime []set) ([]int, []string, bool) {
 		}
 		why = append(why, e)
 		dir := path.Dir(s.ms.Site.File)
-		for _, v := range a.values {
+		for k, v := range a.values {
+			if k < len(a.lines) && a.lines[k] > s.ms.Site.Line {
+				continue // assigned after the set
+			}
 			if n := ix.intval(v, s.ms.Site.File, 0); n >= 1 && n <= 64 {
 				add(n)
 				continue
@@ -430,7 +438,7 @@ func (ix *index) calleeWidths(w *walk, runtime []set) ([]int, []string, bool) {
 				return nil, nil, false
 			}
 			var vals []int
-			var by []string
+			var by, left []string
 			for p, f := range ix.files {
 				if path.Dir(p) != dir || drives(f) {
 					continue
@@ -446,6 +454,10 @@ func (ix *index) calleeWidths(w *walk, runtime []set) ([]int, []string, bool) {
 					if i < 0 || fn.consts[i].other {
 						return nil, nil, false
 					}
+					if t := ix.ownTableWithout(w, fn, dir, file); t != "" {
+						left = append(left, fmt.Sprintf("%s:%d %s() (%s)", fn.file, fn.line, fn.name, t))
+						continue
+					}
 					for _, n := range fn.consts[i].vals {
 						if !slices.Contains(vals, n) {
 							vals = append(vals, n)
@@ -460,7 +472,12 @@ func (ix *index) calleeWidths(w *walk, runtime []set) ([]int, []string, bool) {
 				if s.ms.Cond == "" {
 					return nil, nil, false
 				}
-				why = append(why, v+" is assigned by no code the probe reaches (0)")
+				slices.Sort(left)
+				if len(left) > 0 {
+					why = append(why, v+" is assigned only by "+strings.Join(left, ", ")+": 0")
+				} else {
+					why = append(why, v+" is assigned by no code the probe reaches (0)")
+				}
 				continue
 			}
 			slices.Sort(vals)
@@ -471,7 +488,7 @@ func (ix *index) calleeWidths(w *walk, runtime []set) ([]int, []string, bool) {
 			why = append(why, fmt.Sprintf("%s is %s as %s assign it, through callbacks the probe does not follow (the hardware decides)", v, ints(vals), strings.Join(by, ", ")))
 		}
 	}
-	return widths, why, len(widths) > 0
+	return widths, why, true
 }
 
 // reMemberPath matches a member access: "priv->dma_cap.addr64".
@@ -498,4 +515,73 @@ func ints(ns []int) string {
 		return s[0]
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// ownTableWithout returns, when the driver's own file (file) defines a
+// table the walk reached of the type of every table of dir that holds
+// callback fn, and none of the driver's tables of that type has fn's
+// operation, "the driver's own T name (file:line) has no .op": the
+// driver's table stands in for the core's, which a core fills in only
+// where the driver's leaves a gap (stmmac_hwif_init(), mac->dma =
+// mac->dma ?: entry->dma, drivers/net/ethernet/stmicro/stmmac/hwif.c;
+// dwmac-sun8i's sun8i_dwmac_dma_ops has no .get_hw_feature).
+func (ix *index) ownTableWithout(w *walk, fn *function, dir, file string) string {
+	type op struct{ typ, path string }
+	var ops []op
+	for p, f := range ix.files {
+		if path.Dir(p) != dir {
+			continue
+		}
+		for _, v := range f.vars {
+			for _, fl := range v.fields {
+				if strings.TrimPrefix(fl.value, "&") == fn.name && v.typ != "" {
+					ops = append(ops, op{v.typ, fl.path})
+				}
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	var own []*variable
+	for v := range w.seenVar {
+		if v.file == file && v.typ == ops[0].typ {
+			own = append(own, v)
+		}
+	}
+	if len(own) == 0 {
+		return ""
+	}
+	for _, o := range ops {
+		if o.typ != ops[0].typ || o.path != ops[0].path {
+			return ""
+		}
+	}
+	slices.SortFunc(own, func(a, b *variable) int { return a.line - b.line })
+	for _, v := range own {
+		if val, _ := v.get(ops[0].path); val != "" {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the driver's own struct %s %s (%s:%d) has no .%s", own[0].typ, own[0].name, own[0].file, own[0].line, ops[0].path)
+}
+
+// under reports whether every constant-width set is under the
+// condition of a runtime set (the fallback inside "if (width)"), and
+// every runtime set has a condition.
+func under(streaming, runtime []set) bool {
+	for _, r := range runtime {
+		if r.ms.Cond == "" {
+			return false
+		}
+	}
+	for _, s := range streaming {
+		if s.ms.Width == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(runtime, func(r set) bool { return strings.HasPrefix(s.ms.Cond, r.ms.Cond) }) {
+			return false
+		}
+	}
+	return true
 }
