@@ -47,6 +47,7 @@ type alt struct {
 	// variable can have (not a parameter, its address never taken).
 	traced string
 	values []string
+	lines  []int // the lines of values
 	local  bool
 	inBits bool // the variable is DMA_BIT_MASK()'s argument
 	name   string
@@ -638,6 +639,7 @@ func (b *body) alts(a, z int) []alt {
 		if rhs := b.assigns[name]; len(rhs) > 0 {
 			e.traced = strings.Join(rhs, " or ")
 			e.values = rhs
+			e.lines = b.assignLines[name]
 			e.inBits = inner != a
 			e.name = strings.Clone(name)
 			e.local = b.local(name)
@@ -650,6 +652,7 @@ func (b *body) alts(a, z int) []alt {
 		if rhs := b.assigns[key]; len(rhs) > 0 && b.memberCount[lastMember(key)] == 1 {
 			e.traced = strings.Join(rhs, " or ")
 			e.values = rhs
+			e.lines = b.assignLines[key]
 			e.inBits = inner != a
 			e.name = strings.Clone(key)
 			e.member = true

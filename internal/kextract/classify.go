@@ -2,7 +2,10 @@ package kextract
 
 import (
 	"fmt"
+	"path"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"boardc.dev/boardc/compiler/kernel"
@@ -176,6 +179,25 @@ func (ix *index) classify(w *walk, entries []entry, file string) (d kernel.DMA) 
 			slices.Sort(d.Widths)
 			return d
 		}
+	}
+	if fw, why, ok := ix.calleeWidths(w, runtime, file); ok && len(fw) == 0 && under(streaming, runtime) {
+		// Every value is 0: the sets under it do not run.
+		d.Kind = kernel.DMANone
+		d.Reason = strings.Join(why, "; ") + "; so no set runs: the default of 32 stands"
+		return d
+	} else if ok && len(fw) > 0 {
+		for _, s := range streaming {
+			if s.ms.Width > 0 && !slices.Contains(fw, s.ms.Width) {
+				fw = append(fw, s.ms.Width)
+			}
+		}
+		if !slices.Contains(fw, 32) {
+			fw = append(fw, 32)
+		}
+		slices.Sort(fw)
+		d.Kind, d.Widths = kernel.DMAChoice, fw
+		d.Reason = strings.Join(why, "; ") + "; else the default of 32"
+		return d
 	}
 	d.Kind = kernel.DMARuntime
 	var ex []string
@@ -366,3 +388,200 @@ func (ix *index) memberOf(data, file, member string, depth int) (string, string)
 // fslMC reports whether a file is the fsl-mc bus's own
 // (drivers/bus/fsl-mc/: the MC platform driver and the DPRC driver).
 func fslMC(file string) bool { return strings.HasPrefix(file, "drivers/bus/fsl-mc/") }
+
+// calleeWidths resolves runtime widths read from members that no code
+// the probe reaches assigns, other than the function of the set: such a
+// member is 0 (the set's condition fails and the default stands) or
+// what the code of the set's directory, outside other drivers' files,
+// assigns it through callbacks the probe does not follow. Every one of
+// those assignments must be a width constant. stmmac_dvr_probe() sets
+// DMA_BIT_MASK(priv->dma_cap.host_dma_width) when host_dma_width =
+// plat->host_dma_width (which only the imx, intel, mediatek and
+// qcom-ethqos glues set) or dma_cap.addr64 (32, 40 or 48 from the
+// feature register, decoded by dwmac4_get_hw_feature() and
+// dwxgmac2_get_hw_feature(), reached through the core's DMA ops) is
+// non-zero (drivers/net/ethernet/stmicro/stmmac/stmmac_main.c). It
+// returns the widths and what gives each.
+func (ix *index) calleeWidths(w *walk, runtime []set, file string) ([]int, []string, bool) {
+	var widths []int
+	var why []string
+	add := func(n int) {
+		if !slices.Contains(widths, n) {
+			widths = append(widths, n)
+		}
+	}
+	for _, s := range runtime {
+		a := s.traced
+		// The values must be all the traced name's: a local whose
+		// address is never taken, or a member no other reached code
+		// assigns.
+		if !a.inBits || len(a.values) == 0 || !a.local && !a.member ||
+			a.member && w.assignsElsewhere(lastMember(a.name), s.ms.Site) {
+			return nil, nil, false
+		}
+		e := s.ms.Arg + " where " + a.name + " = " + a.traced
+		if s.ms.Cond != "" {
+			e += " if " + s.ms.Cond
+		}
+		why = append(why, e)
+		dir := path.Dir(s.ms.Site.File)
+		for k, v := range a.values {
+			if k < len(a.lines) && a.lines[k] > s.ms.Site.Line {
+				continue // assigned after the set
+			}
+			if n := ix.intval(v, s.ms.Site.File, 0); n >= 1 && n <= 64 {
+				add(n)
+				continue
+			}
+			m := lastMember(v)
+			if m == "" || !reMemberPath.MatchString(v) || w.assignsElsewhere(m, s.ms.Site) {
+				return nil, nil, false
+			}
+			var vals []int
+			var by, left []string
+			for p, f := range ix.files {
+				if path.Dir(p) != dir || drives(f) {
+					continue
+				}
+				for _, fn := range f.funcs {
+					if fn.file == s.ms.Site.File && fn.name == s.ms.Site.Func {
+						continue
+					}
+					if _, found := slices.BinarySearch(fn.members, m); !found {
+						continue
+					}
+					i := slices.IndexFunc(fn.consts, func(c memberConst) bool { return c.name == m })
+					if i < 0 || fn.consts[i].other {
+						return nil, nil, false
+					}
+					if t := ix.ownTableWithout(w, fn, dir, file); t != "" {
+						left = append(left, fmt.Sprintf("%s:%d %s() (%s)", fn.file, fn.line, fn.name, t))
+						continue
+					}
+					for _, n := range fn.consts[i].vals {
+						if !slices.Contains(vals, n) {
+							vals = append(vals, n)
+						}
+					}
+					by = append(by, fmt.Sprintf("%s:%d %s()", fn.file, fn.line, fn.name))
+				}
+			}
+			if len(vals) == 0 {
+				// Left 0, the set does not run: only a set under a
+				// condition may read it.
+				if s.ms.Cond == "" {
+					return nil, nil, false
+				}
+				slices.Sort(left)
+				if len(left) > 0 {
+					why = append(why, v+" is assigned only by "+strings.Join(left, ", ")+": 0")
+				} else {
+					why = append(why, v+" is assigned by no code the probe reaches (0)")
+				}
+				continue
+			}
+			slices.Sort(vals)
+			slices.Sort(by)
+			for _, n := range vals {
+				add(n)
+			}
+			why = append(why, fmt.Sprintf("%s is %s as %s assign it, through callbacks the probe does not follow (the hardware decides)", v, ints(vals), strings.Join(by, ", ")))
+		}
+	}
+	return widths, why, true
+}
+
+// reMemberPath matches a member access: "priv->dma_cap.addr64".
+var reMemberPath = regexp.MustCompile(`^[A-Za-z_]\w*((->|\.)[A-Za-z_]\w*)+$`)
+
+// drives reports whether a file defines a driver structure: its code
+// runs for its own devices, not another driver's.
+func drives(f *file) bool {
+	for _, v := range f.vars {
+		if strings.HasSuffix(v.typ, "_driver") && v.typ != "device_driver" {
+			return true
+		}
+	}
+	return false
+}
+
+// ints writes widths as "32, 40 or 48".
+func ints(ns []int) string {
+	var s []string
+	for _, n := range ns {
+		s = append(s, strconv.Itoa(n))
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// ownTableWithout returns, when the driver's own file (file) defines a
+// table the walk reached of the type of every table of dir that holds
+// callback fn, and none of the driver's tables of that type has fn's
+// operation, "the driver's own T name (file:line) has no .op": the
+// driver's table stands in for the core's, which a core fills in only
+// where the driver's leaves a gap (stmmac_hwif_init(), mac->dma =
+// mac->dma ?: entry->dma, drivers/net/ethernet/stmicro/stmmac/hwif.c;
+// dwmac-sun8i's sun8i_dwmac_dma_ops has no .get_hw_feature).
+func (ix *index) ownTableWithout(w *walk, fn *function, dir, file string) string {
+	type op struct{ typ, path string }
+	var ops []op
+	for p, f := range ix.files {
+		if path.Dir(p) != dir {
+			continue
+		}
+		for _, v := range f.vars {
+			for _, fl := range v.fields {
+				if strings.TrimPrefix(fl.value, "&") == fn.name && v.typ != "" {
+					ops = append(ops, op{v.typ, fl.path})
+				}
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	var own []*variable
+	for v := range w.seenVar {
+		if v.file == file && v.typ == ops[0].typ {
+			own = append(own, v)
+		}
+	}
+	if len(own) == 0 {
+		return ""
+	}
+	for _, o := range ops {
+		if o.typ != ops[0].typ || o.path != ops[0].path {
+			return ""
+		}
+	}
+	slices.SortFunc(own, func(a, b *variable) int { return a.line - b.line })
+	for _, v := range own {
+		if val, _ := v.get(ops[0].path); val != "" {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the driver's own struct %s %s (%s:%d) has no .%s", own[0].typ, own[0].name, own[0].file, own[0].line, ops[0].path)
+}
+
+// under reports whether every constant-width set is under the
+// condition of a runtime set (the fallback inside "if (width)"), and
+// every runtime set has a condition.
+func under(streaming, runtime []set) bool {
+	for _, r := range runtime {
+		if r.ms.Cond == "" {
+			return false
+		}
+	}
+	for _, s := range streaming {
+		if s.ms.Width == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(runtime, func(r set) bool { return strings.HasPrefix(s.ms.Cond, r.ms.Cond) }) {
+			return false
+		}
+	}
+	return true
+}

@@ -17,7 +17,7 @@ import (
 // Version is the version of the extraction rules, recorded in each
 // catalogue's Source.Extractor: bump it when a rule changes what the
 // extractor writes.
-const Version = 6
+const Version = 8
 
 // maxHeader is the size above which a header is not read: the generated
 // register maps of some GPUs (hundreds of megabytes) define no function

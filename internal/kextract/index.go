@@ -36,6 +36,19 @@ type function struct {
 	// members are the structure members the function assigns, by
 	// name, sorted ("dma_mask_bits" for "xhci->dma_mask_bits = 64").
 	members []string
+	// consts are the members the function assigns an integer from 1
+	// to 64, with those integers (a width a hardware-feature callback
+	// decodes: dwmac4_get_hw_feature() sets dma_cap->addr64 = 40).
+	consts []memberConst
+}
+
+// memberConst is what one function assigns one member (by name):
+// its constants, and other when it also assigns it something else that
+// stands.
+type memberConst struct {
+	name  string
+	vals  []int
+	other bool
 }
 
 // matchVar is an lvalue that holds the match data: from its assignment
@@ -261,6 +274,7 @@ func parseFunc(l *lexed, path string, stmt, open, end int) *function {
 		fn.members = append(fn.members, strings.Clone(m))
 	}
 	slices.Sort(fn.members)
+	fn.consts = b.memberConsts()
 	b.block(open+1, end, "")
 	keep := false
 	for _, r := range b.returns {
@@ -423,4 +437,56 @@ var keyword = map[string]bool{
 	"container_of": true, "ARRAY_SIZE": true, "IS_ENABLED": true, "IS_ERR": true, "PTR_ERR": true,
 	"ERR_PTR": true, "WARN_ON": true, "dev_err": true, "dev_warn": true, "dev_info": true, "dev_dbg": true,
 	"DMA_BIT_MASK": true, "pr_err": true, "pr_info": true, "pr_warn": true, "pr_debug": true, "dev_err_probe": true,
+}
+
+// memberConsts returns the members the function assigns integer widths
+// (1 to 64), sorted by name. A first assignment of something else that
+// a switch on the member then replaces in every case, default
+// included, does not stand: dwmac4_get_hw_feature() decodes
+// "dma_cap->addr64 = (hw_cap & GMAC_HW_ADDR64) >> 14" into 32, 40 or 48
+// (drivers/net/ethernet/stmicro/stmmac/dwmac4_dma.c).
+func (b *body) memberConsts() []memberConst {
+	var out []memberConst
+	for lhs, rhs := range b.assigns {
+		m := lastMember(lhs)
+		if m == "" {
+			continue
+		}
+		c := memberConst{name: strings.Clone(m)}
+		for i, r := range rhs {
+			if n, err := strconv.Atoi(r); err == nil && n >= 1 && n <= 64 {
+				c.vals = append(c.vals, n)
+			} else if i > 0 || !b.switchReplaces(lhs) {
+				c.other = true
+			}
+		}
+		if len(c.vals) > 0 {
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(x, y memberConst) int { return strings.Compare(x.name, y.name) })
+	return out
+}
+
+// switchReplaces reports whether the function switches on lv with a
+// default label: the switch decodes the value into the constants its
+// cases assign (memberConsts counts them).
+func (b *body) switchReplaces(lv string) bool {
+	l := b.l
+	for i := b.params; i+1 < b.end; i++ {
+		if l.toks[i].k != tIdent || l.toks[i].s != "switch" || !l.is(i+1, "(") {
+			continue
+		}
+		z := l.match(i + 1)
+		if l.text(i+2, z-1) != lv || !l.is(z+1, "{") {
+			continue
+		}
+		e := l.match(z + 1)
+		for j := z + 2; j < e; j++ {
+			if l.toks[j].k == tIdent && l.toks[j].s == "default" {
+				return true
+			}
+		}
+	}
+	return false
 }
