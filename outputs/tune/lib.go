@@ -20,7 +20,7 @@ import (
 //     flow. It must stay POSIX sh (dash, busybox ash) and
 //     shellcheck-clean. It calls the board's part (actions,
 //     board_matches) and reads its variables (board, pins_irqs,
-//     isolated_cpus), so shellcheck checks it inside each generated
+//     policy_script, isolated_cpus), so shellcheck checks it inside each generated
 //     tune.sh rather than alone.
 //   - awk/*.awk, the awk programs of tune.sh and the policy script. A
 //     part takes one as '@NAME.awk@', a single-quoted word the program

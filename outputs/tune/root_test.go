@@ -391,6 +391,39 @@ func TestRootDaemons(t *testing.T) {
 	if r := c.run(t, "--only", "net", "--dry-run"); strings.Contains(r.stderr, "irqbalance") {
 		t.Errorf("irqbalance warning without IRQ pinning: %v", r)
 	}
+
+	// irqbalance started as the drop-in starts it asks the board's policy
+	// script, which bans the pinned IRQs: no warning, as long as the
+	// script is installed where --policyscript looks.
+	script := tune.PolicyDir + "/boardc-" + testBoard().Name
+	for _, tc := range []struct {
+		name, cmdline string
+		installed     bool
+		warn          bool
+	}{
+		{"drop-in", "/usr/sbin/irqbalance\x00--foreground\x00--policyscript=" + tune.PolicyDir + "\x00", true, false},
+		{"-l DIR/", "irqbalance\x00-l\x00" + tune.PolicyDir + "/\x00", true, false},
+		{"the script itself", "irqbalance\x00--policyscript\x00" + script + "\x00", true, false},
+		{"not installed", "/usr/sbin/irqbalance\x00--foreground\x00--policyscript=" + tune.PolicyDir + "\x00", false, true},
+		{"another directory", "irqbalance\x00--policyscript=/etc/irqbalance.d\x00", true, true},
+		{"no policy", "irqbalance\x00--foreground\x00", true, true},
+	} {
+		c := newRootCase(t)
+		files := map[string]string{"proc/977/comm": "irqbalance\n", "proc/977/cmdline": tc.cmdline}
+		if tc.installed {
+			files[strings.TrimPrefix(script, "/")] = "#!/bin/sh\n"
+		}
+		makeTree(t, c.root, files)
+		if tc.installed {
+			if err := os.Chmod(filepath.Join(c.root, filepath.FromSlash(script)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := c.run(t, "--dry-run")
+		if got := strings.Contains(r.stderr, "irqbalance is running"); got != tc.warn {
+			t.Errorf("%s: warned %v, want %v: %v", tc.name, got, tc.warn, r)
+		}
+	}
 }
 
 func TestRootPolicyScript(t *testing.T) {

@@ -31,6 +31,9 @@ func script(b *ir.Board) outputs.File {
 		pins = 1
 	}
 	p.P("pins_irqs=", pins)
+	// Where the irqbalance drop-in has irqbalance find this board's
+	// policy script (init.go, policy.go).
+	p.P("policy_script=", outputs.Str(PolicyDir+"/boardc-"+b.Name))
 	if iso := b.Policy.IsolatedCPUs; len(iso) > 0 {
 		o := outputs.From(ir.RefIsolatedCPUs, b.Policy.IsolatedPos)
 		p.Comment("", o, outputs.T(b.Policy.IsolatedPos, ": isolated CPUs, where no driver hint is followed"))

@@ -10,6 +10,7 @@ set -eu
 
 board='ls2088a-rdb'
 pins_irqs=1
+policy_script='/usr/libexec/boardc/irqbalance.d/boardc-ls2088a-rdb'
 isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names

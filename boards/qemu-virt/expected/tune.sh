@@ -10,6 +10,7 @@ set -eu
 
 board='qemu-virt'
 pins_irqs=1
+policy_script='/usr/libexec/boardc/irqbalance.d/boardc-qemu-virt'
 isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names

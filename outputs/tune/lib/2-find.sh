@@ -33,6 +33,32 @@ EOF
 	die 3 "this is not board $board: $f says $(printf '%s' "$compat" | tr '\n' ' ')(--force overrides)"
 }
 
+# irqbalance_asks_policy CMDLINE succeeds when the irqbalance whose
+# /proc/PID/cmdline is CMDLINE runs this board's policy script, which
+# bans the IRQs pinned here: its --policyscript (-l) names the directory
+# holding it, or the script itself, and the script is there.
+irqbalance_asks_policy() {
+	prev=
+	set -f # the arguments are words, not patterns
+	# shellcheck disable=SC2046 # split on purpose: one argument a word
+	set -- $(tr '\0' ' ' <"$1" 2>/dev/null)
+	set +f
+	for a; do
+		case $prev,$a in
+		*,--policyscript=*) p=${a#--policyscript=} ;;
+		--policyscript,* | -l,*) p=$a ;;
+		*) p= ;;
+		esac
+		prev=$a
+		case $p in
+		"") ;;
+		"$policy_script") [ -x "$ROOT$p" ] && return 0 ;;
+		*) [ "${p%/}/${policy_script##*/}" = "$policy_script" ] && [ -x "$ROOT$policy_script" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
 # check_daemons warns about running daemons that would undo the tuning.
 check_daemons() {
 	seen_irqbalance=0
@@ -41,7 +67,8 @@ check_daemons() {
 		{ read -r comm <"$f"; } 2>/dev/null || continue
 		case $comm in
 		irqbalance)
-			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq; then
+			if [ "$seen_irqbalance" = 0 ] && [ "$pins_irqs" = 1 ] && wants irq &&
+				! irqbalance_asks_policy "${f%/comm}/cmdline"; then
 				warn "irqbalance is running and will move the IRQs pinned here; give it the directory holding irqbalance-policy.sh as --policyscript (the irqbalance.service.d drop-in does) or stop it"
 			fi
 			seen_irqbalance=1

@@ -10,6 +10,7 @@ set -eu
 
 board='dpaa2-dpio-pin'
 pins_irqs=1
+policy_script='/usr/libexec/boardc/irqbalance.d/boardc-dpaa2-dpio-pin'
 isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names

@@ -10,6 +10,7 @@ set -eu
 
 board='macchiatobin-ports'
 pins_irqs=0
+policy_script='/usr/libexec/boardc/irqbalance.d/boardc-macchiatobin-ports'
 isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names

@@ -10,6 +10,7 @@ set -eu
 
 board='model-free-text'
 pins_irqs=1
+policy_script='/usr/libexec/boardc/irqbalance.d/boardc-model-free-text'
 isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names

@@ -10,6 +10,7 @@ set -eu
 
 board='netdev-indistinct'
 pins_irqs=0
+policy_script='/usr/libexec/boardc/irqbalance.d/boardc-netdev-indistinct'
 isolated_cpus=
 
 # board_matches COMPATIBLE succeeds when a root compatible string names

@@ -10,6 +10,7 @@ set -eu
 
 board='policy-isolated'
 pins_irqs=1
+policy_script='/usr/libexec/boardc/irqbalance.d/boardc-policy-isolated'
 # board.cue:34: isolated CPUs, where no driver hint is followed
 isolated_cpus='2-3'
 
