@@ -81,6 +81,11 @@ func TestDTValidate(t *testing.T) {
 				return out
 			}
 			dtbs := []string{build("upstream", ""), build("fragment", "")}
+			if string(readFile(t, dtbs[0])) == string(readFile(t, dtbs[1])) {
+				// mirabox states no property; ls2088a-rdb states what
+				// upstream already has.
+				t.Logf("%s: the fragment leaves the dtb byte-identical", r.Board.Name)
+			}
 			errs := dtValidate(t, validate, schema, "", dtbs)
 			base, with := errs[dtbs[0]], errs[dtbs[1]]
 			t.Logf("%s: %d dt-schema errors upstream (%d set aside), %d with the fragment (%d set aside)",
