@@ -225,13 +225,18 @@ func schemaErrors(out, dtb string) validated {
 	prefix := dtb + ": "
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	open := false // the last error is dtb's and its lines follow
 	for sc.Scan() {
 		l := sc.Text()
 		switch {
 		case strings.HasPrefix(l, prefix):
 			node, msg, _ := strings.Cut(strings.TrimPrefix(l, prefix), ": ")
 			errs = append(errs, dtError{node: node, msg: msg})
-		case strings.HasPrefix(l, "\tFrom schema: ") && len(errs) > 0:
+			open = true
+		case !strings.HasPrefix(l, "\t"):
+			open = false // another dtb's error
+		case !open:
+		case strings.HasPrefix(l, "\tFrom schema: "):
 			s := strings.TrimPrefix(l, "\tFrom schema: ")
 			if i := strings.Index(s, "/Bindings/"); i >= 0 {
 				s = s[i+1:]
@@ -239,7 +244,7 @@ func schemaErrors(out, dtb string) validated {
 				s = "dtschema:" + s[i+len("/dtschema/schemas/"):]
 			}
 			errs[len(errs)-1].schema = s
-		case len(errs) > 0 && errs[len(errs)-1].schema == "":
+		case errs[len(errs)-1].schema == "":
 			errs[len(errs)-1].msg += "\n" + l
 		}
 	}
@@ -368,5 +373,42 @@ func walkBindings(t *testing.T, corpus string, fn func(*tar.Header, io.Reader)) 
 		if hdr.Typeflag == tar.TypeReg && strings.HasPrefix(hdr.Name, "Bindings/") && !strings.Contains(hdr.Name, "..") {
 			fn(hdr, tr)
 		}
+	}
+}
+
+// TestSchemaErrors pins the normalisation on dt-validate's own wording
+// (dt-schema 2022.08.2, espressobin's upstream dtb): a binding whose
+// compatible check fails on a node has its errors about that node set
+// aside, a false schema's quote of the node's properties is cut, and
+// the schema file is named from Bindings/ or dt-schema's own schemas.
+func TestSchemaErrors(t *testing.T) {
+	out := `/x/a.dtb: cpu@0: False schema does not allow {'device_type': ['cpu'], 'reg': [[0]]}
+	From schema: /tmp/b/Bindings/arm/cpus.yaml
+/x/a.dtb: bus@d0000000: compatible: ['simple-bus'] is too short
+	From schema: /tmp/b/Bindings/gpio/gpio-mxs.yaml
+/x/a.dtb: bus@d0000000: crypto@90000: 'clocks', 'dma-coherent' do not match any of the regexes: 'pinctrl-[0-9]+'
+	From schema: /tmp/b/Bindings/gpio/gpio-mxs.yaml
+/x/a.dtb: bus@d0000000: 'reg' is a required property
+	From schema: /tmp/b/Bindings/soc/fsl/cpm_qe/fsl,qe.yaml
+/x/a.dtb: crypto@90000: dma-coherent: 'oneOf' conditional failed, one must be fixed:
+	b'\x00\x00\x00\x02' is not of type 'boolean'
+	From schema: /usr/lib/python3/dist-packages/dtschema/schemas/dt-core.yaml
+/x/b.dtb: phy@18300: '#phy-cells' is a required property
+	From schema: /usr/lib/python3/dist-packages/dtschema/schemas/phy/phy-provider.yaml
+/x/a.dtb: phy@18300: '#phy-cells' is a required property
+	From schema: /usr/lib/python3/dist-packages/dtschema/schemas/phy/phy-provider.yaml
+`
+	got := schemaErrors(out, "/x/a.dtb")
+	want := validated{
+		kept: []string{
+			"bus@d0000000: 'reg' is a required property [Bindings/soc/fsl/cpm_qe/fsl,qe.yaml]",
+			"cpu@0: False schema does not allow {...} [Bindings/arm/cpus.yaml]",
+			"crypto@90000: dma-coherent: 'oneOf' conditional failed, one must be fixed:\n\tb'\\x00\\x00\\x00\\x02' is not of type 'boolean' [dtschema:dt-core.yaml]",
+			"phy@18300: '#phy-cells' is a required property [dtschema:phy/phy-provider.yaml]",
+		},
+		aside: 2,
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(validated{})); diff != "" {
+		t.Errorf("schemaErrors (-want +got):\n%s", diff)
 	}
 }
