@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v dtc >/dev/null && command -v fdtoverlay >/dev/null || need+=(device-tree-compiler)
 command -v shellcheck >/dev/null || need+=(shellcheck)
+# dt-validate, the fragments against the v7.1 bindings (docs/dt-validate.md)
+command -v dt-validate >/dev/null && command -v dt-mk-schema >/dev/null || need+=(dt-schema)
 ls /usr/src/linux-headers-*-amd64/Makefile >/dev/null 2>&1 || need+=(linux-headers-amd64)
 command -v ip >/dev/null || need+=(iproute2)
 command -v systemd-analyze >/dev/null || need+=(systemd)
