@@ -83,8 +83,10 @@ func TestDTValidate(t *testing.T) {
 			dtbs := []string{build("upstream", ""), build("fragment", "")}
 			if string(readFile(t, dtbs[0])) == string(readFile(t, dtbs[1])) {
 				// mirabox states no property; ls2088a-rdb states what
-				// upstream already has.
-				t.Logf("%s: the fragment leaves the dtb byte-identical", r.Board.Name)
+				// upstream already has. The same bytes give the same
+				// errors: nothing to validate.
+				t.Logf("%s: the fragment leaves the dtb byte-identical: it adds no error", r.Board.Name)
+				return
 			}
 			errs := dtValidate(t, validate, schema, "", dtbs)
 			base, with := errs[dtbs[0]], errs[dtbs[1]]
