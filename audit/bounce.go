@@ -284,6 +284,10 @@ var noOwnDMA = map[string]string{
 	"drivers/usb/musb/sunxi.c":             "sunxi_musb_dma_controller_create() returns NULL: the MUSB runs in PIO mode",
 	"drivers/crypto/bcm/cipher.c":          "requests go to the SPU through mailbox channels (mailbox_send_message(), drivers/crypto/bcm/cipher.c); the mailbox device maps them",
 	"drivers/usb/renesas_usbhs/common.c":   "without dmas the FIFOs are served by PIO; with dmas, by the usb-dmac channel's device (usbhsf_dma_map())",
+	// Reached only from "arm,pl180" (kernel.Lookup's PrimeCell ID): ST's
+	// variants with a DMA of their own (mmci_stm32_sdmmc.c) are told
+	// apart by arm,primecell-periphid, which the audit does not read.
+	"drivers/mmc/host/mmci.c": "ARM's PL180 has no DMA of its own: transfers go through a dmaengine channel, mapped on the channel's device (mmci_dmae_prep_data(), drivers/mmc/host/mmci.c:1059-1060)",
 }
 
 // streamNames are the generic node names (devicetree specification
