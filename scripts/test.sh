@@ -107,7 +107,9 @@ go test -run '^$' -fuzz '^FuzzImport$' -fuzztime 20000x -fuzzminimizetime 100x .
 # Linux 6.12 it is one command away (BOARDC_TARGET_SERIES=6.12), out of
 # the suite for its time (docs/target-test.md).
 ./scripts/target-test.sh
-# The same outputs under Debian's systemd, udev and irqbalance, with the
-# control boot (docs/target-systemd.md), on both kernels.
-./scripts/target-systemd.sh
+# The same outputs under Debian's systemd, udev and irqbalance
+# (docs/target-systemd.md), on both kernels; the control boot, which
+# shows each check can fail, runs beside the 6.12 guest. The 6.1 guest
+# runs alone, which keeps the suite within 15 minutes on a fresh machine.
+BOARDC_TARGET_CONTROL=0 ./scripts/target-systemd.sh
 BOARDC_TARGET_SERIES=6.12 ./scripts/target-systemd.sh
