@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,7 +21,7 @@ func (r *Report) SARIF(name, version, root string) *sarif.Log {
 	run := sarif.Run{Tool: sarif.Tool{Driver: sarif.ToolComponent{Name: name, Version: version, Rules: []sarif.Rule{}}}, Results: []sarif.Result{}}
 	if root != "" {
 		if abs, err := filepath.Abs(root); err == nil {
-			run.OriginalURIBaseIDs = map[string]sarif.ArtifactLocation{sarif.RootBase: {URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs) + "/"}).String()}}
+			run.OriginalURIBaseIDs = sarif.RootBaseIDs(abs)
 		}
 	}
 	index := map[Class]int{}
@@ -67,7 +66,7 @@ func (r *Report) SARIF(name, version, root string) *sarif.Log {
 			if err != nil {
 				abs = f.Board
 			}
-			pl = &sarif.PhysicalLocation{ArtifactLocation: sarif.ArtifactLocation{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()}}
+			pl = &sarif.PhysicalLocation{ArtifactLocation: sarif.ArtifactLocation{URI: sarif.FileURI(abs)}}
 		}
 		run.Results = append(run.Results, sarif.Result{
 			RuleID:    string(f.Class),
@@ -98,7 +97,7 @@ func dtLocation(pos string) *sarif.PhysicalLocation {
 		return nil
 	}
 	return &sarif.PhysicalLocation{
-		ArtifactLocation: sarif.ArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(file)}).String(), URIBaseID: sarif.RootBase},
+		ArtifactLocation: sarif.ArtifactLocation{URI: sarif.RelURI(file), URIBaseID: sarif.RootBase},
 		Region:           &sarif.Region{StartLine: line},
 	}
 }

@@ -70,7 +70,7 @@ func New(l diag.List, o Options) *Log {
 	}
 	w := writer{o: o, index: map[string]int{}, files: map[string][]byte{}}
 	if o.Root != "" {
-		run.OriginalURIBaseIDs = map[string]ArtifactLocation{RootBase: {URI: dirURI(o.Root)}}
+		run.OriginalURIBaseIDs = RootBaseIDs(o.Root)
 	}
 	if o.ReadFile != nil {
 		run.ColumnKind = "utf16CodeUnits"
@@ -203,9 +203,9 @@ func (w *writer) physical(p ir.Pos) *PhysicalLocation {
 // where it is below it, else an absolute file URI.
 func (w *writer) artifact(abs string) ArtifactLocation {
 	if rel, ok := below(w.o.Root, abs); ok {
-		return ArtifactLocation{URI: relURI(rel), URIBaseID: RootBase}
+		return ArtifactLocation{URI: RelURI(rel), URIBaseID: RootBase}
 	}
-	return ArtifactLocation{URI: fileURI(abs)}
+	return ArtifactLocation{URI: FileURI(abs)}
 }
 
 // RootRelative returns file (relative to workDir, or absolute) relative
@@ -246,13 +246,13 @@ func relBelow(root, abs string) (string, bool) {
 	return rel, true
 }
 
-// relURI spells a relative path as a relative URI reference.
-func relURI(rel string) string {
+// RelURI spells a relative path as a relative URI reference.
+func RelURI(rel string) string {
 	return (&url.URL{Path: filepath.ToSlash(rel)}).String()
 }
 
-// fileURI spells an absolute path as a file URI.
-func fileURI(abs string) string {
+// FileURI spells an absolute path as a file URI.
+func FileURI(abs string) string {
 	p := filepath.ToSlash(abs)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // a Windows drive letter
@@ -260,10 +260,17 @@ func fileURI(abs string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
+// RootBaseIDs returns a run's originalUriBaseIds for a source root, an
+// absolute directory: where RootBase was on the machine that wrote the
+// log.
+func RootBaseIDs(root string) map[string]ArtifactLocation {
+	return map[string]ArtifactLocation{RootBase: {URI: dirURI(root)}}
+}
+
 // dirURI spells an absolute directory as a file URI ending in a slash,
 // as a uriBaseId's URI must.
 func dirURI(abs string) string {
-	u := fileURI(abs)
+	u := FileURI(abs)
 	if !strings.HasSuffix(u, "/") {
 		u += "/"
 	}
