@@ -10,12 +10,13 @@ import (
 
 // A shipped catalogue is about 3 MB of JSON, and every process that checks
 // a board needs a few dozen of its 5,000 drivers: decoding all of it cost
-// more than compiling a small board. Load therefore indexes the embedded
-// text by the layout Encode writes (json.MarshalIndent with a one-space
-// indent: a driver is the text from "\n  {" to the next "\n  }", its
-// compatibles the lines of its "compatibles" array) and decodes a driver
-// the first time Lookup returns it. TestLazyMatchesDecode holds every
-// lookup of the shipped catalogues to a full Decode.
+// more than compiling a small board. Load therefore decodes a driver the
+// first time Lookup returns it, found through the catalogue's index
+// (index.go). WriteIndex and All find the drivers by the layout Encode
+// writes (json.MarshalIndent with a one-space indent: a driver is the
+// text from "\n  {" to the next "\n  }", its compatibles the lines of
+// its "compatibles" array). TestLazyMatchesDecode holds every lookup of
+// the shipped catalogues to a full Decode.
 
 // lazyDrivers is the drivers of an embedded catalogue, decoded on demand.
 type lazyDrivers struct {
@@ -34,16 +35,6 @@ const (
 	compatsClose  = "\n   ]"
 	compatsIndent = "    "
 )
-
-// openLazy opens a catalogue's text as Load does, with the index
-// WriteIndex writes of it.
-func openLazy(text string) (*Catalog, error) {
-	var ix strings.Builder
-	if err := WriteIndex(&ix, text); err != nil {
-		return nil, err
-	}
-	return openIndexed(text, ix.String())
-}
 
 // driverIndex is where each driver of a catalogue's text starts and the
 // compatibles it lists.

@@ -12,6 +12,16 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
+// openLazy opens a catalogue's text as Load does, with the index
+// WriteIndex writes of it.
+func openLazy(text string) (*Catalog, error) {
+	var ix strings.Builder
+	if err := WriteIndex(&ix, text); err != nil {
+		return nil, err
+	}
+	return openIndexed(text, ix.String())
+}
+
 // openBoth opens a catalogue's text lazily and decodes it whole.
 func openBoth(t testing.TB, text string) (lazy, full *Catalog) {
 	t.Helper()
