@@ -46,10 +46,8 @@ func emitDPC(b *ir.Board, l *Layout) outputs.File {
 	w.P("/dts-v1/;")
 	w.P()
 	w.P("/ {")
-	first := true
 	switch {
 	case l.DPCONs > 0 && d.HasDPC:
-		first = false
 		w.P("\tcontrollers {")
 		w.P("\t\tqbman {")
 		o := outputs.From(ir.RefDPAA2, d.DPCPos)
@@ -61,7 +59,6 @@ func emitDPC(b *ir.Board, l *Layout) outputs.File {
 		w.P("\t\t};")
 		w.P("\t};")
 	case l.DPCONs > 0:
-		first = false
 		comment(w, "\t",
 			outputs.T(fmt.Sprintf("%d DPCONs of 2 priorities; the SoC states no qbman wq_ch_conversion", l.DPCONs)),
 			outputs.T("(soc.dpaa2.dpc), so none is written and the MC firmware's default applies."))
@@ -73,7 +70,7 @@ func emitDPC(b *ir.Board, l *Layout) outputs.File {
 		}
 	}
 	if len(ports) > 0 {
-		if !first {
+		if l.DPCONs > 0 { // after the qbman block or its comment
 			w.P()
 		}
 		w.P("\tboard_info {")
