@@ -104,6 +104,14 @@ func Compile(path string, opts Options) (*Result, error) {
 	return c.Compile(path, opts), nil
 }
 
+// Prepare readies the Compiler for the boards at paths, to be compiled
+// next in any order: boards of one CUE module are loaded together, so that
+// the packages they import (their SoC) are read and built once for all of
+// them (load.Loader.Prepare). Results are the same as without it.
+func (c *Compiler) Prepare(paths []string) {
+	c.loader.Prepare(paths)
+}
+
 // Compile compiles the board at path (a directory or a .cue file).
 func (c *Compiler) Compile(path string, opts Options) *Result {
 	p := c.loader.LoadPartial(path)

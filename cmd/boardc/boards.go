@@ -23,31 +23,39 @@ declares "soc" but no top-level "name", so it is not a board. Directories
 named cue.mod, testdata or expected, and those starting with "." or "_",
 are not searched.`
 
-// compileAll compiles every board with a pool of up to GOMAXPROCS workers,
-// one Compiler each (a Compiler is not safe for concurrent use). The
-// results are in the order of paths, so that printing and writing them is
-// the same as for one call per board.
+// compileAll compiles every board with a pool of up to GOMAXPROCS
+// workers, one Compiler each (a Compiler is not safe for concurrent use).
+// A worker takes a run of up to prepareRun consecutive boards at a time
+// and prepares its Compiler for them, so that boards of one SoC, which
+// sort together, share its loading (boardc.Compiler.Prepare). The results
+// are in the order of paths, so that printing and writing them is the
+// same as for one call per board.
 func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 	results := make([]*boardc.Result, len(paths))
 	workers := min(runtime.GOMAXPROCS(0), len(paths))
-	jobs := make(chan int)
+	runs := make(chan int)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			comp, err := boardc.New()
 			errs[w] = err
-			for i := range jobs {
-				if err == nil {
+			for lo := range runs {
+				if err != nil {
+					continue
+				}
+				hi := min(lo+prepareRun, len(paths))
+				comp.Prepare(paths[lo:hi])
+				for i := lo; i < hi; i++ {
 					results[i] = comp.Compile(paths[i], opts)
 				}
 			}
 		})
 	}
-	for i := range paths {
-		jobs <- i
+	for lo := 0; lo < len(paths); lo += prepareRun {
+		runs <- lo
 	}
-	close(jobs)
+	close(runs)
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
@@ -56,6 +64,11 @@ func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 	}
 	return results, nil
 }
+
+// prepareRun is how many consecutive boards a worker of compileAll takes
+// at a time: enough that an SoC is loaded once for several of its boards,
+// few enough that the workers stay evenly loaded.
+const prepareRun = 8
 
 // expandArgs is boardc.Expand with the exit-status contract: an argument
 // that names nothing readable ("x/..." below a missing directory, or one

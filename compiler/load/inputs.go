@@ -50,29 +50,64 @@ func checkInput(path string) string {
 // own files, not of all of them. The import clauses are read with CUE's
 // parser, from files that have passed the check.
 func checkInputs(root, dir string) (file, why string) {
-	check := func(path string) bool {
-		if why = checkInput(path); why != "" {
-			file = path
-			return false
-		}
-		return true
-	}
-	if root == "" {
+	return newInputChecker(root).check(dir)
+}
+
+// inputChecker is checkInputs for several packages of one module: each
+// directory is read, and the module file parsed, once for all of them.
+type inputChecker struct {
+	root, module string
+	// mod is the module file's check, done on first use.
+	mod  *dirCheck
+	dirs map[string]*dirCheck
+}
+
+// dirCheck is what one directory's check found: the first of its files
+// that cannot be an input and why, or the directories of the module's
+// packages its files import.
+type dirCheck struct {
+	file, why string
+	imports   []string
+}
+
+// newInputChecker returns an inputChecker for the module rooted at root
+// ("" for none).
+func newInputChecker(root string) *inputChecker {
+	return &inputChecker{root: root, dirs: map[string]*dirCheck{}}
+}
+
+// check is checkInputs(c.root, dir).
+func (c *inputChecker) check(dir string) (file, why string) {
+	if c.root == "" {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return "", ""
 		}
 		for _, e := range entries {
-			if isInput(e.Name()) && !check(filepath.Join(dir, e.Name())) {
-				return file, why
+			if !isInput(e.Name()) {
+				continue
+			}
+			path := filepath.Join(dir, e.Name())
+			if why := checkInput(path); why != "" {
+				return path, why
 			}
 		}
 		return "", ""
 	}
-	if mf := filepath.Join(root, filepath.FromSlash(ModuleFile)); exists(mf) && !check(mf) {
-		return file, why
+	if c.mod == nil {
+		c.mod = &dirCheck{}
+		if mf := filepath.Join(c.root, filepath.FromSlash(ModuleFile)); exists(mf) {
+			if why := checkInput(mf); why != "" {
+				c.mod.file, c.mod.why = mf, why
+			}
+		}
+		if c.mod.why == "" {
+			c.module, _ = ModulePath(c.root) // without one, CUE resolves no import of the module
+		}
 	}
-	module, _ := ModulePath(root) // without one, CUE resolves no import of the module
+	if c.mod.why != "" {
+		return c.mod.file, c.mod.why
+	}
 	seen := map[string]bool{}
 	queue := []string{dir}
 	for len(queue) > 0 {
@@ -81,24 +116,40 @@ func checkInputs(root, dir string) (file, why string) {
 		for d := pkg; ; d = filepath.Dir(d) {
 			if !seen[d] {
 				seen[d] = true
-				entries, _ := os.ReadDir(d) // CUE reports what it cannot read
-				for _, e := range entries {
-					if !isInput(e.Name()) {
-						continue
-					}
-					path := filepath.Join(d, e.Name())
-					if !check(path) {
-						return file, why
-					}
-					queue = append(queue, imported(path, root, module)...)
+				r := c.dir(d)
+				if r.why != "" {
+					return r.file, r.why
 				}
+				queue = append(queue, r.imports...)
 			}
-			if d == root || filepath.Dir(d) == d || !strings.HasPrefix(d, root) {
+			if d == c.root || filepath.Dir(d) == d || !strings.HasPrefix(d, c.root) {
 				break
 			}
 		}
 	}
 	return "", ""
+}
+
+// dir checks the input files of the directory d, once.
+func (c *inputChecker) dir(d string) *dirCheck {
+	if r, ok := c.dirs[d]; ok {
+		return r
+	}
+	r := &dirCheck{}
+	c.dirs[d] = r
+	entries, _ := os.ReadDir(d) // CUE reports what it cannot read
+	for _, e := range entries {
+		if !isInput(e.Name()) {
+			continue
+		}
+		path := filepath.Join(d, e.Name())
+		if why := checkInput(path); why != "" {
+			r.file, r.why, r.imports = path, why, nil
+			return r
+		}
+		r.imports = append(r.imports, imported(path, c.root, c.module)...)
+	}
+	return r
 }
 
 // imported returns the directories, under the module root, of the

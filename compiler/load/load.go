@@ -39,6 +39,9 @@ type Loader struct {
 	board      cue.Value
 	positioned cue.Value
 	built      int
+
+	// prepared are the instances Prepare loaded, by directory.
+	prepared map[string]*build.Instance
 }
 
 // contextBudget is how many bytes of CUE source a Loader's builds share a
@@ -266,13 +269,18 @@ func (l *Loader) instance(path string) (*build.Instance, *positions, diag.List) 
 		}
 		cfg.Dir, arg = filepath.Dir(abs), abs
 	}
-	if file, why := checkInputs(moduleRoot(cfg.Dir), cfg.Dir); file != "" {
-		if rel, err := filepath.Rel(l.wd, file); l.wd != "" && err == nil && filepath.IsLocal(rel) {
-			file = rel
+	// A prepared instance's inputs were checked by Prepare, before CUE
+	// read them.
+	insts := []*build.Instance{l.takePrepared(abs)}
+	if insts[0] == nil || !fi.IsDir() {
+		if file, why := checkInputs(moduleRoot(cfg.Dir), cfg.Dir); file != "" {
+			if rel, err := filepath.Rel(l.wd, file); l.wd != "" && err == nil && filepath.IsLocal(rel) {
+				file = rel
+			}
+			return nil, nil, l.pathError(file, why)
 		}
-		return nil, nil, l.pathError(file, why)
+		insts = load.Instances([]string{arg}, cfg)
 	}
-	insts := load.Instances([]string{arg}, cfg)
 	if len(insts) != 1 {
 		return nil, nil, l.pathError(path, "expected one CUE package")
 	}

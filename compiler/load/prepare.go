@@ -1,0 +1,92 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/load"
+)
+
+// Prepare loads the CUE packages of the board directories among paths
+// that a later Load, LoadPartial or Evaluate will ask for, one cue/load
+// call per CUE module. Boards of one module then share the instances of
+// the packages they import: an SoC package is read, parsed and built once
+// in the Loader's context for all its boards, where a board loaded on its
+// own reads, parses and builds its SoC again (a BSP of 54 boards on one
+// SoC spent about a third of its CPU there; BENCHMARKS.md). A path that
+// is a file, outside a CUE module, or whose inputs or package are in
+// error is left to be loaded on its own, so that its diagnostics are
+// exactly those of a board loaded alone. Preparing changes no result; an
+// instance prepared and never asked for is dropped by the next Prepare.
+func (l *Loader) Prepare(paths []string) {
+	l.prepared = map[string]*build.Instance{}
+	byRoot := map[string][]string{}
+	checkers := map[string]*inputChecker{}
+	var roots []string
+	for _, path := range paths {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() || noCUEFiles(path, abs) != "" {
+			continue
+		}
+		root := moduleRoot(abs)
+		if root == "" || root == abs {
+			continue
+		}
+		c := checkers[root]
+		if c == nil {
+			c = newInputChecker(root)
+			checkers[root] = c
+		}
+		if file, _ := c.check(abs); file != "" {
+			continue
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || !filepath.IsLocal(rel) || packagePathProblem(root, abs) != "" {
+			continue
+		}
+		if _, ok := byRoot[root]; !ok {
+			roots = append(roots, root)
+		}
+		byRoot[root] = append(byRoot[root], "./"+filepath.ToSlash(rel))
+	}
+	for _, root := range roots {
+		args := byRoot[root]
+		if len(args) < 2 {
+			continue // nothing to share
+		}
+		insts := load.Instances(args, &load.Config{Dir: root, Registry: registry()})
+		if len(insts) != len(args) {
+			continue
+		}
+		for _, inst := range insts {
+			if inst.Err == nil && hasNoErrors(inst) {
+				l.prepared[inst.Dir] = inst
+			}
+		}
+	}
+}
+
+// hasNoErrors reports whether neither inst nor a package it imports, at any
+// depth, failed to load.
+func hasNoErrors(inst *build.Instance) bool {
+	for _, i := range instances(inst) {
+		if i.Err != nil || len(i.Files) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// takePrepared returns the instance Prepare loaded for the directory abs
+// and forgets it, or nil.
+func (l *Loader) takePrepared(abs string) *build.Instance {
+	inst := l.prepared[abs]
+	if inst != nil {
+		delete(l.prepared, abs)
+	}
+	return inst
+}
