@@ -12,8 +12,8 @@
 # board with --soc, as a vendor adds boards to an SoC package. Drafts are
 # filled as internal/conform fills them (32-bit DMA widths, 1 GiB of RAM
 # where a tree has none). Boards that do not compile (8 imx8mp-skov need
-# a dtc newer than 1.6.1) are left out. Timed with GNU time, CPU = user +
-# system, medians over the rounds; the load average is printed.
+# a dtc newer than 1.6.1) are left out. Timed with bench/proc, CPU = user
+# + system, medians over the rounds; the load average is printed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +22,6 @@ tarball=$shared/corpus/linux-v7.1-dts-arm64.tar.gz
 family=${FAMILY:-imx8mp}
 runs=${RUNS:-5}
 [ -f "$tarball" ] || { echo "bench/bsp.sh: no $tarball (set BOARDC_SHARED)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "bench/bsp.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 boardc=${BOARDC:-}
@@ -54,13 +53,16 @@ for dir in "$work"/mod/"$family"-*/; do
 done
 one=$work/mod/$family-evk
 echo "bsp: ${#boards[@]} $family boards that vet on SoC $soc; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-for _ in $(seq "$runs"); do
-	rm -rf "$work/out1" "$work/outN"
-	/usr/bin/time -f '%U %S' -a -o "$work/one.time" "$boardc" build -o "$work/out1" "$one" >/dev/null 2>&1
-	/usr/bin/time -f '%U %S' -a -o "$work/all.time" "$boardc" build -o "$work/outN" "${boards[@]}" >/dev/null 2>&1
-done
-median() { awk '{ print $1 + $2 }' "$1" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-o=$(median "$work/one.time") a=$(median "$work/all.time")
+# bench/proc alternates the two commands and reads each process's CPU time
+# from getrusage in microseconds (GNU time's 10 ms would round one board
+# away).
+(cd "$root" && go build -o "$work/proc" ./bench/proc)
+"$work/proc" -runs "$runs" -name bsp -o "$work/res" \
+	one="$boardc build -q -o $work/out1 $one" \
+	all="$boardc build -q -o $work/outN ${boards[*]}" >/dev/null 2>&1
+# A line of bench/proc: BenchmarkProc/NAME 1 WALL ns/op CPU cpu-ns/op RSS peak-RSS-B.
+median() { awk '{ print $5 / 1e9 }' "$1" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+o=$(median "$work/res/one.txt") a=$(median "$work/res/all.txt")
 awk -v o="$o" -v a="$a" -v n="${#boards[@]}" 'BEGIN {
-	printf "one board: %.3f s CPU\nall %d in one call: %.3f s CPU, %.1f times one board, %.1f ms per added board\n", o, n, a, a / o, (a - o) * 1000 / (n - 1) }'
+	printf "one board: %.4f s CPU\nall %d in one call: %.3f s CPU, %.1f times one board, %.1f ms per added board\n", o, n, a, a / o, (a - o) * 1000 / (n - 1) }'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
