@@ -25,15 +25,15 @@ are not searched.`
 
 // compileAll compiles every board with a pool of up to GOMAXPROCS
 // workers, one Compiler each (a Compiler is not safe for concurrent use).
-// A worker takes a run of up to prepareRun consecutive boards at a time
-// and prepares its Compiler for them, so that boards of one SoC, which
-// sort together, share its loading (boardc.Compiler.Prepare). The results
+// A worker takes a run of consecutive boards at a time (runLength) and
+// prepares its Compiler for them, so that boards of one SoC, which sort
+// together, share its loading and evaluation (boardc.Compiler.Prepare). The results
 // are in the order of paths, so that printing and writing them is the
 // same as for one call per board.
 func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 	results := make([]*boardc.Result, len(paths))
 	workers := min(runtime.GOMAXPROCS(0), len(paths))
-	runs := make(chan int)
+	runs, n := make(chan int), runLength(len(paths), workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -44,7 +44,7 @@ func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 				if err != nil {
 					continue
 				}
-				hi := min(lo+prepareRun, len(paths))
+				hi := min(lo+n, len(paths))
 				comp.Prepare(paths[lo:hi])
 				for i := lo; i < hi; i++ {
 					results[i] = comp.Compile(paths[i], opts)
@@ -52,7 +52,7 @@ func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 			}
 		})
 	}
-	for lo := 0; lo < len(paths); lo += prepareRun {
+	for lo := 0; lo < len(paths); lo += n {
 		runs <- lo
 	}
 	close(runs)
@@ -65,10 +65,16 @@ func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 	return results, nil
 }
 
-// prepareRun is how many consecutive boards a worker of compileAll takes
-// at a time: enough that an SoC is loaded once for several of its boards,
-// few enough that the workers stay evenly loaded.
-const prepareRun = 8
+// runLength is how many consecutive boards of paths a worker of
+// compileAll takes at a time: two runs per worker, so that an SoC is
+// loaded and evaluated once for many of its boards and a worker slowed
+// down leaves its second run to the others, and at least minRun.
+func runLength(paths, workers int) int {
+	return max(minRun, (paths+2*workers-1)/(2*workers))
+}
+
+// minRun is the shortest run of boards compileAll gives a worker.
+const minRun = 4
 
 // expandArgs is boardc.Expand with the exit-status contract: an argument
 // that names nothing readable ("x/..." below a missing directory, or one

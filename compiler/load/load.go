@@ -40,8 +40,12 @@ type Loader struct {
 	positioned cue.Value
 	built      int
 
-	// prepared are the instances Prepare loaded, by directory.
+	// prepared are the instances Prepare loaded, by directory, and socs
+	// the SoC packages their boards are on, lowered (loadOnSoC).
 	prepared map[string]*build.Instance
+	socs     map[*build.Instance]*socTemplate
+	// socDef and masterDef are #SoC and #Master, compiled with board.
+	socDef, masterDef cue.Value
 }
 
 // contextBudget is how many bytes of CUE source a Loader's builds share a
@@ -80,6 +84,7 @@ func (l *Loader) context() (*cue.Context, cue.Value, error) {
 			return nil, cue.Value{}, fmt.Errorf("compiling embedded schema: %v", err)
 		}
 		l.ctx, l.board, l.positioned, l.built = ctx, s.LookupPath(cue.MakePath(cue.Def("Board"))), cue.Value{}, 0
+		l.socDef, l.masterDef = s.LookupPath(cue.MakePath(cue.Def("SoC"))), s.LookupPath(cue.MakePath(cue.Def("Master")))
 	}
 	return l.ctx, l.board, nil
 }
@@ -108,14 +113,22 @@ func (l *Loader) positionedBoard() (cue.Value, error) {
 // built contextBudget bytes.
 func (l *Loader) spend(inst *build.Instance) {
 	for _, i := range instances(inst) {
-		for _, f := range i.Files {
-			if tf := f.Pos().File(); tf != nil {
-				l.built += tf.Size()
-			}
+		l.spendFiles(i)
+	}
+}
+
+// spendFiles counts the source of inst's own files as built in the
+// Loader's context, and lets the context go once it has built
+// contextBudget bytes.
+func (l *Loader) spendFiles(inst *build.Instance) {
+	for _, f := range inst.Files {
+		if tf := f.Pos().File(); tf != nil {
+			l.built += tf.Size()
 		}
 	}
 	if l.built >= contextBudget {
 		l.ctx, l.board, l.positioned = nil, cue.Value{}, cue.Value{}
+		l.socDef, l.masterDef = cue.Value{}, cue.Value{}
 	}
 }
 
@@ -155,6 +168,9 @@ type Partial struct {
 // elements concerned recorded in Missing, so that the checks that do not
 // read those facts can run on the rest. Any other error leaves Board nil.
 func (l *Loader) LoadPartial(path string) Partial {
+	if p, ok := l.loadOnSoC(path); ok {
+		return p
+	}
 	e, ds := l.Evaluate(path)
 	if e == nil {
 		return Partial{Diagnostics: ds}

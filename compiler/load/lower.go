@@ -25,6 +25,9 @@ type lowerer struct {
 	missing []ir.Ref
 	// data is the description as written, for a partial one.
 	data cue.Value
+	// onSoC is the board's SoC lowered already, for a board on a
+	// prepared SoC (Loader.loadOnSoC).
+	onSoC *ir.SoC
 }
 
 // lacks reports whether the element r, or anything below it, lacks a
@@ -75,7 +78,12 @@ func (lw *lowerer) board(n node) *ir.Board {
 	if k := n.at("kernel"); k.exists() {
 		b.Kernel, b.KernelPos = k.str(), k.Pos()
 	}
-	b.SoC = lw.soc(n.at("soc"))
+	if lw.onSoC != nil {
+		b.SoC = *lw.onSoC
+	} else {
+		b.SoC = lw.soc(n.at("soc"))
+		b.SoC.DeriveDPNIs()
+	}
 	// Memory the description lacks is left out rather than read as the
 	// schema's bare element type (a region at 0 of size 0).
 	for _, m := range lw.list(n.at("memory"), "memory") {
@@ -183,7 +191,6 @@ func (lw *lowerer) soc(n node) ir.SoC {
 	if d := n.at("dpaa2"); d.exists() {
 		s.DPAA2 = lw.dpaa2(d)
 	}
-	s.DeriveDPNIs()
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/schema"
@@ -21,11 +22,34 @@ type node struct {
 	v        cue.Value
 	pos      *positions
 	fallback ir.Pos
+	// top, on a board's node, are its fields each unified with the
+	// schema's alone (Loader.loadOnSoC), which v then lacks.
+	top map[string]cue.Value
+	// src, when set (hasSrc), is the value as the user wrote it, for a
+	// v that is a part of the description unified with that part of the
+	// schema alone (loadOnSoC): for a struct or a list, the position the
+	// part has within the whole description unified with #Board comes
+	// from src, v's from v's new root (a scalar's, its value's, is
+	// right). Below v, v's positions are the whole description's.
+	src    cue.Value
+	hasSrc bool
 }
 
 // at returns the child at field name.
 func (n node) at(name string) node {
-	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos, fallback: n.Pos()}
+	c := n.val(name)
+	c.fallback = n.Pos()
+	return c
+}
+
+// val returns the child at field name without a fallback position, for
+// reading its value: it saves computing the position of n.
+func (n node) val(name string) node {
+	if n.top != nil {
+		// A board's field, unified with the schema's on its own.
+		return node{v: n.top[name], pos: n.pos, src: n.v.LookupPath(cue.MakePath(cue.Str(name))), hasSrc: true}
+	}
+	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos}
 }
 
 // exists reports whether the field is present.
@@ -33,7 +57,18 @@ func (n node) exists() bool { return n.v.Exists() }
 
 // Pos returns the user's position of the node.
 func (n node) Pos() ir.Pos {
-	if tp := n.v.Pos(); tp.IsValid() && tp.Filename() != schema.Filename {
+	tp := n.v.Pos()
+	if k := n.v.Kind(); n.hasSrc && (k == cue.StructKind || k == cue.ListKind) {
+		// Within the whole description, a struct or list takes the
+		// position of the last of the user's declarations (the schema's
+		// have none): src's, or, for one declaration, its value's, not
+		// its field's, which src alone would give.
+		tp = n.src.Pos()
+		if f, ok := n.src.Source().(*ast.Field); ok && f.Value != nil {
+			tp = f.Value.Pos()
+		}
+	}
+	if tp.IsValid() && tp.Filename() != schema.Filename {
 		return n.pos.convert(tp.Filename(), tp.Line(), tp.Column())
 	}
 	return n.fallback
@@ -61,12 +96,6 @@ func (n node) uint() uint64 {
 func (n node) bool() bool {
 	b, _ := n.v.Bool()
 	return b
-}
-
-// val returns the child at field name without a fallback position, for
-// reading its value: it saves computing the position of n.
-func (n node) val(name string) node {
-	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos}
 }
 
 // strs returns a list of strings.

@@ -20,7 +20,7 @@ import (
 // exactly those of a board loaded alone. Preparing changes no result; an
 // instance prepared and never asked for is dropped by the next Prepare.
 func (l *Loader) Prepare(paths []string) {
-	l.prepared = map[string]*build.Instance{}
+	l.prepared, l.socs = map[string]*build.Instance{}, nil
 	byRoot := map[string][]string{}
 	checkers := map[string]*inputChecker{}
 	var roots []string

@@ -11,7 +11,10 @@ import (
 )
 
 // bspModule is a CUE module with one SoC package and boards on it: two
-// valid, one whose value conflicts with the SoC's, one that does not
+// valid, one whose value conflicts with the SoC's, one that sets fields
+// of a master, one that refers to its SoC, one with a pattern over the
+// masters, one that sets a bus's field, one setting a master the SoC
+// lacks, one on an SoC that refers to its masters, one that does not
 // parse, one importing a package the module lacks, and one on an SoC
 // package of its own that does not parse.
 var bspModule = map[string]string{
@@ -39,12 +42,21 @@ soc: {
 }
 `,
 	"soc/broken/broken.cue": "package broken\n\nsoc: {\n",
-	"a/board.cue":           board("a", ""),
-	"b/board.cue":           board("b", "memory: [{base: 0x4000_0000, size: 0x8000_0000}]\n"),
-	"conflict/board.cue":    board("conflict", "soc: masters: dma0: bus: \"other\"\n"),
-	"syntax/board.cue":      "package syntax\n\nname: \"syntax\"\nsoc: {\n",
-	"missing/board.cue":     strings.Replace(board("missing", ""), "example.com/bsp/soc/s", "example.com/bsp/soc/none", 1),
-	"onbroken/board.cue":    strings.Replace(strings.Replace(board("onbroken", ""), "soc/s\"", "soc/broken\"", 1), "s.soc", "broken.soc", 1),
+	// An SoC whose own fields refer to its masters.
+	"soc/r/r.cue": "package r\n\nimport \"example.com/bsp/soc/s\"\n\nsoc: s.soc\nsoc: cpus: clusters: [{core: \"arm,cortex-a53\", cpus: [0, len(soc.masters)]}]\n",
+	// Boards that set fields of the SoC's masters, and others.
+	"on/board.cue":         board("on", "soc: masters: dma0: {enabled: false, irqs: rx: \"dma0-rx\"}\n// A comment.\nsoc: masters: dma0: irqCount: rx: 2\n"),
+	"refers/board.cue":     board("refers", "model: \"on \" + soc.name\n"),
+	"pattern/board.cue":    board("pattern", "soc: masters: [_]: enabled: false\n"),
+	"buses/board.cue":      board("buses", "soc: buses: soc: addressBits: 40\n"),
+	"undeclared/board.cue": board("undeclared", "soc: masters: dma9: enabled: false\n"),
+	"onr/board.cue":        strings.Replace(strings.Replace(board("onr", ""), "soc/s\"", "soc/r\"", 1), "s.soc", "r.soc", 1),
+	"a/board.cue":          board("a", ""),
+	"b/board.cue":          board("b", "memory: [{base: 0x4000_0000, size: 0x8000_0000}]\n"),
+	"conflict/board.cue":   board("conflict", "soc: masters: dma0: bus: \"other\"\n"),
+	"syntax/board.cue":     "package syntax\n\nname: \"syntax\"\nsoc: {\n",
+	"missing/board.cue":    strings.Replace(board("missing", ""), "example.com/bsp/soc/s", "example.com/bsp/soc/none", 1),
+	"onbroken/board.cue":   strings.Replace(strings.Replace(board("onbroken", ""), "soc/s\"", "soc/broken\"", 1), "s.soc", "broken.soc", 1),
 }
 
 // board returns a board package named name on the SoC package s, with
@@ -64,14 +76,22 @@ memory: *[{base: 0, size: 0x4000_0000}] | _
 
 // TestPrepareChangesNoResult loads every board of bspModule with a Loader
 // prepared for all of them and with one loading each on its own, and
-// requires the same lowered boards and diagnostics. The boards that load
-// (valid or not) must have come from Prepare, sharing their SoC package's
-// instance; those that do not must have been left to load alone.
+// requires the same lowered boards and diagnostics, positions included.
+// The boards that load (valid or not) must have come from Prepare,
+// sharing their SoC package's instance; those that do not must have been
+// left to load alone. The valid boards of the shape onSoC must have been
+// loaded on their SoC lowered once (loadOnSoC), the others evaluated
+// whole.
 func TestPrepareChangesNoResult(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
-	names := []string{"a", "b", "conflict", "syntax", "missing", "onbroken"}
+	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "syntax", "missing", "onbroken"}
+	const loads = 9 // the boards before syntax load
+	// The boards the SoC is lowered once for: the others are evaluated
+	// whole.
+	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true}
+	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true}
 	var paths []string
 	for _, n := range names {
 		paths = append(paths, filepath.Join(root, n))
@@ -83,16 +103,19 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	}
 	prepared.Prepare(paths)
 	soc := prepared.prepared[paths[0]]
-	for _, p := range paths[:3] {
-		i := prepared.prepared[p]
-		if i == nil {
+	for i, p := range paths[:loads] {
+		inst := prepared.prepared[p]
+		if inst == nil {
 			t.Fatalf("%s was not prepared: %v", p, prepared.prepared)
 		}
-		if len(i.Imports) != 1 || i.Imports[0] != soc.Imports[0] {
-			t.Errorf("%s does not share the SoC's instance: %v and %v", p, i.Imports, soc.Imports)
+		if names[i] != "onr" && (len(inst.Imports) != 1 || inst.Imports[0] != soc.Imports[0]) {
+			t.Errorf("%s does not share the SoC's instance: %v and %v", p, inst.Imports, soc.Imports)
+		}
+		if _, ok := shapeOnSoC(inst); ok != onSoC[names[i]] {
+			t.Errorf("%s: shapeOnSoC = %v, want %v", names[i], ok, onSoC[names[i]])
 		}
 	}
-	for _, p := range paths[3:] {
+	for _, p := range paths[loads:] {
 		if prepared.prepared[p] != nil {
 			t.Errorf("%s, in error, was prepared: it must load on its own", p)
 		}
@@ -104,17 +127,23 @@ func TestPrepareChangesNoResult(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := alone.LoadPartial(p)
-		got := prepared.LoadPartial(p)
+		got, fast := prepared.loadOnSoC(p)
+		if wantFast := onSoC[names[i]] && !inError[names[i]]; fast != wantFast {
+			t.Errorf("%s: loaded on its prepared SoC: %v, want %v", names[i], fast, wantFast)
+		}
+		if !fast {
+			got = prepared.LoadPartial(p)
+		}
 		if diff := cmp.Diff(diagText(want.Diagnostics), diagText(got.Diagnostics)); diff != "" {
 			t.Errorf("%s: diagnostics (-alone +prepared):\n%s", names[i], diff)
 		}
 		if diff := cmp.Diff(want.Board, got.Board); diff != "" {
 			t.Errorf("%s: board (-alone +prepared):\n%s", names[i], diff)
 		}
-		if i < 2 && want.Board == nil {
+		if !inError[names[i]] && want.Board == nil {
 			t.Errorf("%s does not load:\n%s", names[i], diagText(want.Diagnostics))
 		}
-		if i >= 2 && !want.Diagnostics.HasErrors() {
+		if inError[names[i]] && !want.Diagnostics.HasErrors() {
 			t.Errorf("%s loads without error; the test needs it in error", names[i])
 		}
 	}

@@ -1,0 +1,197 @@
+package load
+
+import (
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/token"
+)
+
+// onSoC is the shape of a board that adds to an SoC package without
+// changing it: its soc is the SoC package's soc, and what the board says
+// of it is only about some of its masters, which nothing else refers to. Such a board's SoC is
+// evaluated, validated and lowered once for all the boards prepared with
+// it (Loader.Prepare), not again in each: see Loader.loadOnSoC.
+type onSoC struct {
+	// soc is the SoC package's instance.
+	soc *build.Instance
+	// masters are the keys of the masters the board sets fields of.
+	masters []string
+}
+
+// shapeOnSoC returns the shape of the board package inst, and whether it
+// is one: every top-level declaration of its files is a package clause,
+// an import, a comment or a plain field; exactly one field soc is the
+// soc of an imported package of the module, whose files refer to no
+// masters; any other field soc sets only fields of masters.KEY, without
+// referring to soc or masters; and no other field refers to an
+// identifier soc. Anything else (an embedding, a comprehension, a let, a
+// pattern, a reference into soc) is evaluated whole, as CUE's
+// unification defines it.
+func shapeOnSoC(inst *build.Instance) (onSoC, bool) {
+	var shape onSoC
+	imported := map[string]*build.Instance{}
+	for _, imp := range inst.Imports {
+		imported[imp.ImportPath] = imp
+	}
+	for _, f := range inst.Files {
+		names := map[string]*build.Instance{}
+		for spec := range f.ImportSpecs() {
+			p, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				return onSoC{}, false
+			}
+			imp := imported[p]
+			if imp == nil {
+				imp = imported[strings.SplitN(p, ":", 2)[0]]
+			}
+			if imp == nil {
+				continue // a standard library package
+			}
+			name := imp.PkgName
+			if spec.Name != nil {
+				name = spec.Name.Name
+			}
+			names[name] = imp
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.Package, *ast.ImportDecl, *ast.CommentGroup, *ast.Attribute:
+			case *ast.Field:
+				name, isIdent, err := ast.LabelName(d.Label)
+				if err != nil || d.Constraint != token.ILLEGAL || !plainLabel(d.Label) {
+					return onSoC{}, false
+				}
+				if name == "soc" && !isIdent {
+					return onSoC{}, false
+				}
+				if name != "soc" {
+					if refersTo(d.Value, "soc") {
+						return onSoC{}, false
+					}
+					continue
+				}
+				if imp := socOf(d.Value, names); imp != nil {
+					if shape.soc != nil {
+						return onSoC{}, false
+					}
+					shape.soc = imp
+					continue
+				}
+				ms, ok := mastersOnly(d.Value)
+				if !ok {
+					return onSoC{}, false
+				}
+				shape.masters = append(shape.masters, ms...)
+			default:
+				return onSoC{}, false
+			}
+		}
+	}
+	if shape.soc == nil || len(shape.soc.Files) == 0 {
+		return onSoC{}, false
+	}
+	// What a board sets of a master changes nothing else of the SoC only
+	// if nothing else of it refers to the masters.
+	for _, f := range shape.soc.Files {
+		if refersTo(f, "masters") {
+			return onSoC{}, false
+		}
+	}
+	return shape, true
+}
+
+// plainLabel reports whether l is an identifier or a string, not an
+// alias, a pattern or a computed label.
+func plainLabel(l ast.Label) bool {
+	switch l := l.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.BasicLit:
+		return l.Kind == token.STRING
+	}
+	return false
+}
+
+// socOf returns the imported instance whose soc the expression x is
+// (NAME.soc, NAME an import of names), or nil.
+func socOf(x ast.Expr, names map[string]*build.Instance) *build.Instance {
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if name, _, err := ast.LabelName(sel.Sel); err != nil || name != "soc" {
+		return nil
+	}
+	return names[id.Name]
+}
+
+// mastersOnly returns the keys of the masters x sets, where x is a struct
+// of fields masters: KEY: {...} and nothing else, each master's struct
+// referring to neither soc nor masters.
+func mastersOnly(x ast.Expr) ([]string, bool) {
+	var keys []string
+	ok := fieldsOnly(x, func(name string, v ast.Expr) bool {
+		if name != "masters" {
+			return false
+		}
+		return fieldsOnly(v, func(key string, v ast.Expr) bool {
+			keys = append(keys, key)
+			_, isStruct := v.(*ast.StructLit)
+			return isStruct && !refersTo(v, "soc") && !refersTo(v, "masters")
+		})
+	})
+	return keys, ok && len(keys) > 0
+}
+
+// fieldsOnly reports whether x is a struct literal of plain regular
+// fields (comments aside), each accepted by f.
+func fieldsOnly(x ast.Expr, f func(name string, v ast.Expr) bool) bool {
+	s, ok := x.(*ast.StructLit)
+	if !ok {
+		return false
+	}
+	for _, d := range s.Elts {
+		switch d := d.(type) {
+		case *ast.CommentGroup:
+		case *ast.Field:
+			name, _, err := ast.LabelName(d.Label)
+			if err != nil || d.Constraint != token.ILLEGAL || !plainLabel(d.Label) || !f(name, d.Value) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// refersTo reports whether an identifier name appears in x other than as
+// the label of a field: a reference, or a selector (conservatively).
+func refersTo(x ast.Node, name string) bool {
+	found := false
+	var visit func(ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			if !plainLabel(n.Label) {
+				ast.Walk(n.Label, visit, nil)
+			}
+			if n.Value != nil {
+				ast.Walk(n.Value, visit, nil)
+			}
+			return false
+		case *ast.Ident:
+			found = found || n.Name == name
+		}
+		return !found
+	}
+	ast.Walk(x, visit, nil)
+	return found
+}

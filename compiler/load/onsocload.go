@@ -1,0 +1,204 @@
+package load
+
+import (
+	"path/filepath"
+	"slices"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/build"
+
+	"boardc.dev/boardc/compiler/ir"
+)
+
+// socTemplate is an SoC package's soc, validated against #SoC and
+// lowered, before what a board adds: the masters a board sets fields of
+// are lowered again in each board.
+type socTemplate struct {
+	soc ir.SoC
+	// masters is the position of soc.masters, the masters' fallback.
+	masters ir.Pos
+	ok      bool
+}
+
+// loadOnSoC loads the prepared board at path when it has the shape
+// onSoC: its SoC evaluated, validated and lowered once for every board
+// prepared with it (socTemplate), the board's own fields each unified
+// with #Board's and validated, the masters it sets fields of lowered
+// from the board's value. The result is the one LoadPartial gives by
+// unifying the whole description with #Board; the board's value is
+// evaluated all the same, without the schema, so that the masters it
+// touches are read as CUE unifies them. It reports false, having changed
+// nothing, for any other board and for one in error: LoadPartial then
+// evaluates it whole, which gives every diagnostic.
+func (l *Loader) loadOnSoC(path string) (Partial, bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Partial{}, false
+	}
+	inst := l.prepared[abs]
+	if inst == nil {
+		return Partial{}, false
+	}
+	shape, ok := shapeOnSoC(inst)
+	if !ok {
+		return Partial{}, false
+	}
+	p := &positions{wd: l.wd, root: inst.Root, dir: abs}
+	tmpl := l.socTemplate(shape.soc, p)
+	if !tmpl.ok {
+		return Partial{}, false
+	}
+	// After socTemplate, which may have spent the context.
+	ctx, _, err := l.context()
+	if err != nil {
+		return Partial{}, false
+	}
+	data := ctx.BuildInstance(inst)
+	if data.Err() != nil {
+		return Partial{}, false
+	}
+	top, ok := l.boardFields(data)
+	if !ok {
+		return Partial{}, false
+	}
+	soc, ok := l.applyOnSoC(tmpl, shape.masters, data, p)
+	if !ok {
+		return Partial{}, false
+	}
+	lw := &lowerer{pos: p, onSoC: &soc}
+	fallback := p.dirPos()
+	if tp := data.Pos(); tp.IsValid() {
+		fallback = p.convert(tp.Filename(), tp.Line(), tp.Column())
+	}
+	b := lw.board(node{v: data, pos: p, fallback: fallback, top: top})
+	if len(lw.diags) > 0 || len(lw.missing) > 0 {
+		return Partial{}, false
+	}
+	for _, f := range sources(inst) {
+		b.Sources = append(b.Sources, ir.Source{Path: f, Rel: p.convert(f, 0, 0).Src})
+	}
+	delete(l.prepared, abs)
+	l.spendFiles(inst)
+	return Partial{Board: b}, true
+}
+
+// socTemplate returns the SoC package inst's soc validated and lowered,
+// once per Prepare; ok is false when it is in error, which its boards
+// then report.
+func (l *Loader) socTemplate(inst *build.Instance, p *positions) *socTemplate {
+	if t, ok := l.socs[inst]; ok {
+		return t
+	}
+	t := &socTemplate{}
+	if l.socs == nil {
+		l.socs = map[*build.Instance]*socTemplate{}
+	}
+	l.socs[inst] = t
+	ctx, _, err := l.context()
+	if err != nil {
+		return t
+	}
+	pkg := ctx.BuildInstance(inst)
+	if pkg.Err() != nil {
+		return t
+	}
+	v := pkg.LookupPath(cue.MakePath(cue.Str("soc"))).Unify(l.socDef)
+	if v.Validate(cue.Concrete(true), cue.Final()) != nil {
+		return t
+	}
+	n := node{v: v, pos: p, fallback: p.dirPos(), src: pkg.LookupPath(cue.MakePath(cue.Str("soc"))), hasSrc: true}
+	lw := &lowerer{pos: p}
+	soc := lw.soc(n)
+	if len(lw.diags) > 0 || len(lw.missing) > 0 {
+		return t
+	}
+	t.soc, t.masters, t.ok = soc, n.at("masters").Pos(), true
+	for _, i := range instances(inst) {
+		l.spendFiles(i)
+	}
+	return t
+}
+
+// applyOnSoC returns the board's SoC: the template with the masters the
+// board sets lowered again from the board's value, each unified with
+// #Master and validated; ok is false when one is in error or the SoC
+// does not declare it.
+func (l *Loader) applyOnSoC(t *socTemplate, keys []string, data cue.Value, p *positions) (ir.SoC, bool) {
+	soc := t.soc
+	soc.Masters = make([]*ir.Master, len(t.soc.Masters))
+	for i, m := range t.soc.Masters {
+		c := *m
+		c.NetDevs = slices.Clone(m.NetDevs) // DeriveDPNIs writes them
+		soc.Masters[i] = &c
+	}
+	for _, key := range keys {
+		i := slices.IndexFunc(soc.Masters, func(m *ir.Master) bool { return m.Key == key })
+		if i < 0 {
+			return ir.SoC{}, false
+		}
+		src := data.LookupPath(cue.MakePath(cue.Str("soc"), cue.Str("masters"), cue.Str(key)))
+		v := src.Unify(l.masterDef)
+		if v.Validate(cue.Concrete(true), cue.Final()) != nil {
+			return ir.SoC{}, false
+		}
+		m, bus, problem := lowerMaster(key, node{v: v, pos: p, fallback: t.masters, src: src, hasSrc: true})
+		if problem != nil {
+			return ir.SoC{}, false
+		}
+		if m.Bus = soc.Bus(bus); m.Bus == nil {
+			return ir.SoC{}, false
+		}
+		soc.Masters[i] = m
+	}
+	soc.DeriveDPNIs()
+	return soc, true
+}
+
+// boardFields returns the board's fields but soc, each unified with
+// #Board's field of that name and validated, with #Board's defaults for
+// the fields the board leaves out; ok is false when a field is not
+// #Board's, is in error, or is required and missing.
+func (l *Loader) boardFields(data cue.Value) (map[string]cue.Value, bool) {
+	top := map[string]cue.Value{}
+	it, err := data.Fields()
+	if err != nil {
+		return nil, false
+	}
+	for it.Next() {
+		sel := it.Selector()
+		if !sel.IsString() {
+			return nil, false
+		}
+		name := sel.Unquoted()
+		if name == "soc" {
+			continue
+		}
+		s := l.board.LookupPath(cue.MakePath(sel))
+		if !s.Exists() {
+			s = l.board.LookupPath(cue.MakePath(sel.Optional()))
+		}
+		if !s.Exists() {
+			return nil, false
+		}
+		v := s.Unify(it.Value())
+		if v.Validate(cue.Concrete(true), cue.Final()) != nil {
+			return nil, false
+		}
+		top[name] = v
+	}
+	it, err = l.board.Fields(cue.Optional(true))
+	if err != nil {
+		return nil, false
+	}
+	for it.Next() {
+		name := it.Selector().Unquoted()
+		if _, ok := top[name]; ok || name == "soc" || it.IsOptional() {
+			continue
+		}
+		if it.Value().Validate(cue.Concrete(true), cue.Final()) != nil {
+			return nil, false
+		}
+		top[name] = it.Value()
+	}
+	return top, true
+}
