@@ -33,7 +33,8 @@ const (
 	// facts say does not snoop: silent data corruption.
 	NonCoherentBus Class = "coherency-noncoherent-bus"
 	// Sibling: the same driver's device is dma-coherent on a sibling SoC
-	// of the family, not here: a heuristic, lower in rank.
+	// of the family, not here, on a SoC whose interconnect the facts
+	// state I/O-coherent: an opportunity, lower in rank.
 	Sibling Class = "coherency-sibling"
 	// Bounce: the master's DMA reach is below RAM it can be given and it
 	// has no IOMMU: streaming DMA above the reach bounces through swiotlb.
@@ -63,7 +64,7 @@ var docs = map[Class]string{
 	Bounce:         "A master whose DMA reach, the mask its driver sets narrowed by dma-ranges (of_dma_configure_id(), drivers/of/device.c), leaves RAM out, with no IOMMU: streaming DMA to RAM beyond it is copied through swiotlb bounce buffers (dma_direct_map_page(), kernel/dma/direct.h).",
 	BounceDefault:  "Bounce for a master whose driver sets no DMA mask: the 32-bit default of an OF platform device (of_platform_device_create_pdata(), drivers/of/platform.c) is its reach.",
 	Ranges:         "A dma-ranges the kernel cannot decode with the cell counts in force (of_dma_get_range(), drivers/of/address.c), or whose windows overlap in the bus's address space.",
-	Sibling:        "A master not dma-coherent whose driver binds a master that carries dma-coherent on another SoC of the same family: a candidate to check against the SoC's reference manual.",
+	Sibling:        "A master not dma-coherent, on a SoC whose interconnect the SoC facts state I/O-coherent, whose driver binds a master that carries dma-coherent itself on another SoC of the same family: the kernel does cache maintenance the interconnect could spare; whether this master's port reaches the snooping interface is the SoC reference manual's to confirm.",
 }
 
 // Doc returns one paragraph on what class c finds.

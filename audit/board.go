@@ -108,7 +108,7 @@ func Board(t *basetree.Tree, board string, cat *kernel.Catalog) BoardResult {
 			continue
 		}
 		if fam != nil {
-			r.Findings = append(r.Findings, coherency(t, board, fam, m)...)
+			r.Findings = append(r.Findings, coherency(board, fam, soc, m)...)
 		}
 		if drv != nil {
 			if f, ok := bounce(t, board, n, m, drv, matched, cat, mem); ok {
@@ -142,22 +142,23 @@ func fileOf(pos string) string {
 }
 
 // coherency returns the Coherency and NonCoherentBus findings of master m
-// on a board of family fam.
-func coherency(t *basetree.Tree, board string, fam *Family, m Master) []Finding {
+// on a board of SoC soc of family fam.
+func coherency(board string, fam *Family, soc string, m Master) []Finding {
+	ic, icSrc := fam.InterconnectOf(soc)
 	switch {
-	case fam.Interconnect == NotCoherent && m.Coherent:
+	case ic == NotCoherent && m.Coherent:
 		f := finding(NonCoherentBus, Error, board, m)
 		f.Message = fmt.Sprintf("%s is dma-coherent, but the %s interconnect does not snoop the CPU caches: DMA data can be corrupted silently", m.Path, fam.Name)
 		f.Evidence = []Evidence{
 			{Kind: "dt", Text: "dma-coherent", Source: m.CoherentAt},
-			{Kind: "soc", Text: fmt.Sprintf("%s: the interconnect is not I/O-coherent", fam.Name), Source: fam.Source},
+			{Kind: "soc", Text: fmt.Sprintf("%s: the interconnect is not I/O-coherent", fam.Name), Source: icSrc},
 		}
 		f.Suggest = fmt.Sprintf("remove dma-coherent from the node at %s", m.CoherentAt)
 		return []Finding{f}
 	case m.Coherent || m.Explicit:
 		return nil
 	}
-	src, ok := fam.covers(m.Compatible)
+	src, ok := fam.covers(soc, m.Compatible)
 	if !ok {
 		return nil
 	}
@@ -165,9 +166,9 @@ func coherency(t *basetree.Tree, board string, fam *Family, m Master) []Finding 
 	f.Message = fmt.Sprintf("%s is not dma-coherent, but it sits on the %s interconnect, which is I/O-coherent for it: the kernel does cache maintenance on every DMA", m.Path, fam.Name)
 	f.Evidence = []Evidence{
 		{Kind: "dt", Text: fmt.Sprintf("compatible = %s; no dma-coherent on the node or an ancestor (of_dma_is_coherent(), drivers/of/address.c)", quoted(m.Compatible)), Source: m.Source},
-		{Kind: "soc", Text: fmt.Sprintf("%s: the interconnect is I/O-coherent", fam.Name), Source: fam.Source},
+		{Kind: "soc", Text: fmt.Sprintf("%s: the interconnect is I/O-coherent", fam.Name), Source: icSrc},
 	}
-	if src != fam.Source {
+	if src != icSrc {
 		f.Evidence = append(f.Evidence, Evidence{Kind: "soc", Text: "this master's coherency verified", Source: src})
 	}
 	f.Suggest = fmt.Sprintf("add `dma-coherent;` to %s", ref(m))

@@ -200,6 +200,11 @@ func bounce(t *basetree.Tree, board string, n *basetree.Node, m Master, drv *ker
 	if _, pio := noOwnDMA[drv.Site.File]; pio {
 		return Finding{}, false
 	}
+	if _, host := hostChildMask[drv.Site.File]; host {
+		if mode, _ := n.String("dr_mode"); mode != "peripheral" {
+			return Finding{}, false
+		}
+	}
 	if drv.DMA.Kind == kernel.DMANone && (n.Has("dmas") || hasDevice(n, cat)) {
 		// Its driver sets no mask and its transfers may be mapped by
 		// another device: a DMA engine's channel (dmas), or a child
@@ -288,6 +293,19 @@ var noOwnDMA = map[string]string{
 	// variants with a DMA of their own (mmci_stm32_sdmmc.c) are told
 	// apart by arm,primecell-periphid, which the audit does not read.
 	"drivers/mmc/host/mmci.c": "ARM's PL180 has no DMA of its own: transfers go through a dmaengine channel, mapped on the channel's device (mmci_dmae_prep_data(), drivers/mmc/host/mmci.c:1059-1060)",
+}
+
+// hostChildMask are dual-role USB drivers, by the file of their driver
+// structure, whose host role adds an xhci-hcd child that sets the masks
+// of this very device: xhci_plat_probe() takes the first ancestor with a
+// device-tree node as its sysdev (drivers/usb/host/xhci-plat.c:394-399)
+// and sets 64 bits on it (:169), then xhci_gen_setup() keeps 64 when the
+// controller's HCCPARAMS1 has AC64, else 32 (drivers/usb/host/xhci.c:
+// 5318-5328). The reach then rests on a register the tree does not
+// state, so only a node whose dr_mode is "peripheral" keeps the driver's
+// own mask (Linux 6.12).
+var hostChildMask = map[string]string{
+	"drivers/usb/cdns3/cdns3-plat.c": "__cdns_host_init() adds the xhci-hcd child with the cdns3 device as its parent (drivers/usb/cdns3/host.c:77-83); without dr_mode, cdns_core_init_role() (drivers/usb/cdns3/core.c:83) takes the role the controller is strapped to (cdns_drd_init(), drivers/usb/cdns3/drd.c:389)",
 }
 
 // streamNames are the generic node names (devicetree specification

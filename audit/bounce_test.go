@@ -3,6 +3,8 @@ package audit
 import (
 	"strings"
 	"testing"
+
+	"boardc.dev/boardc/compiler/kernel"
 )
 
 const (
@@ -146,5 +148,24 @@ func TestBounceSoCRAM(t *testing.T) {
 	last := f.Evidence[len(f.Evidence)-1]
 	if last.Kind != "memory" || !strings.Contains(last.Text, "big.dts, a board of the same SoC (marvell,armada3720), has RAM up to 0x1ffffffff") || last.Source != "board.dts:6" {
 		t.Errorf("evidence = %+v", last)
+	}
+}
+
+// TestBounceDualRole: a cdns3 core sets 32 bits, but its host role's
+// xhci-hcd child sets this device's masks again (xhci_plat_probe()), to
+// a width a register decides: only a peripheral-only node keeps the 32.
+func TestBounceDualRole(t *testing.T) {
+	cat := catalog()
+	cat.Drivers = append(cat.Drivers, kernel.Driver{Name: "cdns-usb3", Bus: "platform",
+		Site: kernel.Site{File: "drivers/usb/cdns3/cdns3-plat.c", Line: 331}, Probe: kernel.Site{File: "drivers/usb/cdns3/cdns3-plat.c", Line: 53, Func: "cdns3_plat_probe"},
+		Compatibles: []string{"cdns,usb3"},
+		DMA:         kernel.DMA{Kind: kernel.DMAFixed, Widths: []int{32}, Sets: []kernel.MaskSet{{Call: "dma_set_mask_and_coherent", Arg: "DMA_BIT_MASK(32)", Width: 32, Site: kernel.Site{File: "drivers/usb/cdns3/core.c", Line: 432, Func: "cdns_init"}}}}})
+	const node = "/soc/usb@f400000"
+	for mode, want := range map[string]bool{"": false, `dr_mode = "host";`: false, `dr_mode = "otg";`: false, `dr_mode = "peripheral";`: true} {
+		bus := `usb@f400000 { compatible = "cdns,usb3"; reg = <0 0xf400000 0 0x10000>; ` + mode + ` };`
+		f, ok := classes(Board(tree(t, armada(ram8G, "", bus)), "board.dts", cat), node)[Bounce]
+		if ok != want {
+			t.Errorf("%q: bounce finding %v (%+v), want %v", mode, ok, f, want)
+		}
 	}
 }

@@ -28,6 +28,11 @@ type Family struct {
 	// on; Source says where it comes from.
 	Interconnect Coherence
 	Source       string
+	// PerSoC, when not nil, states the interconnect fact SoC by SoC:
+	// the source for each SoC (root compatible) the fact is read for.
+	// A SoC of the family without an entry is Unknown. When nil, Source
+	// states the fact for every SoC of the family.
+	PerSoC map[string]string
 	// AllMasters is true when the source states coherency for every DMA
 	// master on the interconnect: each inherits it. Otherwise only the
 	// drivers' compatibles in Verified are, each with its source.
@@ -63,13 +68,32 @@ var Families = []Family{
 			"fsl,ls1012a", "fsl,ls1028a", "fsl,ls1043a", "fsl,ls1046a",
 			"fsl,ls1088a", "fsl,ls2080a", "fsl,ls2081a", "fsl,ls2088a", "fsl,lx2160a",
 		},
-		// Which masters issue snooping transactions differs per SoC; the
-		// per-SoC .dtsi marks them one by one. Only the Sibling heuristic
-		// applies.
+		// Which masters issue snooping transactions differs per SoC; each
+		// SoC's .dtsi marks them one by one, and the interconnect fact is
+		// read SoC by SoC from those lines: masters on /soc of that SoC
+		// are marked, so its interconnect snoops for DMA. No master is
+		// covered by the fact alone; only the Sibling class applies.
+		// boards/soc/ls2088a states the same for LS2088A (coherent,
+		// verified masters only).
 		Interconnect: Coherent,
-		Source:       "arch/arm64/boot/dts/freescale/fsl-ls208xa.dtsi, fsl-ls1088a.dtsi, fsl-lx2160a.dtsi, fsl-ls1028a.dtsi, fsl-ls1043a.dtsi, fsl-ls1046a.dtsi (Linux v7.1): masters on the CCI/CCN interconnect marked dma-coherent one by one",
+		Source:       "the SoC's .dtsi (Linux v7.1): masters on its interconnect marked dma-coherent",
+		PerSoC: map[string]string{
+			"fsl,ls1012a": "arch/arm64/boot/dts/freescale/fsl-ls1012a.dtsi:200, :500, :514 (Linux v7.1): crypto, usb0 and sata on /soc marked dma-coherent",
+			"fsl,ls1028a": "arch/arm64/boot/dts/freescale/fsl-ls1028a.dtsi:615, :627, :656, :695, :728, :784 (Linux v7.1): usb0, usb1, pcie1, pcie2, smmu and crypto on /soc marked dma-coherent",
+			"fsl,ls1043a": `arch/arm64/boot/dts/freescale/fsl-ls1043a.dtsi:308 (Linux v7.1): dma-coherent on /soc itself, commit f0560158da0bfb808d318a279f80565035fd619a "arm64: dts: ls1043a: make dma-coherent global to the SoC"`,
+			"fsl,ls1046a": `arch/arm64/boot/dts/freescale/fsl-ls1046a.dtsi:280 (Linux v7.1): dma-coherent on /soc itself, commit 136975c33894e7b48a6007af0f4c25f423bbd1de "arm64: dts: ls1046a: make dma-coherent global to the SoC"`,
+			"fsl,ls1088a": "arch/arm64/boot/dts/freescale/fsl-ls1088a.dtsi:497, :510, :525, :537, :578, :688 (Linux v7.1): usb0, usb1, sata, crypto, pcie1 and smmu on /soc marked dma-coherent",
+			"fsl,ls2080a": ls208xa,
+			"fsl,ls2081a": ls208xa,
+			"fsl,ls2088a": ls208xa,
+			"fsl,lx2160a": "arch/arm64/boot/dts/freescale/fsl-lx2160a.dtsi:645, :943, :1112, :1140, :1192, :1437 (Linux v7.1): crypto, esdhc0, usb0, sata0, pcie1 and smmu on /soc marked dma-coherent",
+		},
 	},
 }
+
+// ls208xa is the interconnect fact of LS2080A, LS2081A and LS2088A,
+// which share fsl-ls208xa.dtsi.
+const ls208xa = "arch/arm64/boot/dts/freescale/fsl-ls208xa.dtsi:480, :885, :1085, :1172 (Linux v7.1): crypto, smmu, pcie1 and sata0 on /soc marked dma-coherent"
 
 // FamilyOf returns the family of a board by its root compatibles, and
 // the compatible that matched (the SoC), or nil and "".
@@ -92,14 +116,39 @@ func FamilyOf(root []string) (*Family, string) {
 	return nil, ""
 }
 
+// InterconnectOf returns the coherency of the interconnect of SoC soc
+// (a root compatible of the family) and its source: the family's where
+// it states the fact for every SoC, else the SoC's own (PerSoC), and
+// Unknown where the SoC has none.
+func (f *Family) InterconnectOf(soc string) (Coherence, string) {
+	if f.PerSoC == nil {
+		return f.Interconnect, f.Source
+	}
+	if src, ok := f.PerSoC[soc]; ok {
+		return f.Interconnect, src
+	}
+	return Unknown, ""
+}
+
+// familyNamed returns the family called name, or nil.
+func familyNamed(name string) *Family {
+	for i := range Families {
+		if Families[i].Name == name {
+			return &Families[i]
+		}
+	}
+	return nil
+}
+
 // covers reports whether the family's facts make a master of the given
-// compatibles coherent, and the source that says so.
-func (f *Family) covers(compat []string) (string, bool) {
-	if f.Interconnect != Coherent {
+// compatibles on SoC soc coherent, and the source that says so.
+func (f *Family) covers(soc string, compat []string) (string, bool) {
+	c, src := f.InterconnectOf(soc)
+	if c != Coherent {
 		return "", false
 	}
 	if f.AllMasters {
-		return f.Source, true
+		return src, true
 	}
 	for _, c := range compat {
 		if src, ok := f.Verified[c]; ok {
@@ -107,4 +156,15 @@ func (f *Family) covers(compat []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Snoops are the drivers read to make the block's own snooping follow
+// the node's coherency, keyed by the catalogue's driver name: with
+// dma-coherent the block issues snooping transactions, without it the
+// kernel cleans and invalidates the caches around each transfer. For a
+// Sibling finding they say the block is one that would take the change
+// up (Linux 6.12 sources).
+var Snoops = map[string]string{
+	"sdhci-esdhc": "esdhc_of_enable_dma() sets ESDHC_DMA_SNOOP in ESDHC_DMA_SYSCTL exactly when of_dma_is_coherent(), and clears it otherwise (drivers/mmc/host/sdhci-of-esdhc.c:545-548, Linux 6.12)",
+	"ahci-qoriq":  "ahci_qoriq_phy_init() writes the port's AXI cache attributes (PORT_AXICC) only when the device is DEV_DMA_COHERENT (drivers/ata/ahci_qoriq.c:238-239 and 297-298, Linux 6.12)",
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // occurrence is a coherent master of a driver on one SoC of a family.
@@ -32,8 +33,10 @@ func driverKey(m Master) string {
 // A Sibling finding is an enabled master not coherent (and not stated
 // dma-noncoherent) whose driver binds a master on another SoC of the same
 // family that carries dma-coherent itself (a flag on a whole bus, as
-// fsl-ls1043a.dtsi's soc has, states no one master's port), where the
-// board has no Coherency finding for it already.
+// fsl-ls1043a.dtsi's soc has, states no one master's port), on a SoC
+// whose interconnect the facts state I/O-coherent (InterconnectOf),
+// where the board has no Coherency finding for it already. Without that
+// fact the finding would claim what no source says, and is not made.
 func Finish(rs []BoardResult) []Finding {
 	// family -> driver key -> SoC -> first coherent occurrence, boards
 	// in the order given.
@@ -86,7 +89,12 @@ func Finish(rs []BoardResult) []Finding {
 			f.Evidence = append(f.Evidence, Evidence{Kind: "memory", Text: fmt.Sprintf("%s, a board of the same SoC (%s), has RAM up to %#x", m.board, r.Chip, m.top), Source: m.where})
 			out = append(out, f)
 		}
-		if r.Family == "" {
+		fam := familyNamed(r.Family)
+		if fam == nil {
+			continue
+		}
+		ic, icSrc := fam.InterconnectOf(r.SoC)
+		if ic != Coherent {
 			continue
 		}
 		reported := map[string]bool{}
@@ -119,8 +127,12 @@ func Finish(rs []BoardResult) []Finding {
 			}
 			f.Message = fmt.Sprintf("%s is not dma-coherent on %s, but the same IP block (%s) is on %s of the %s family", m.Path, r.SoC, driverKey(m), socs, r.Family)
 			f.Evidence = []Evidence{{Kind: "dt", Text: "no dma-coherent on the node or an ancestor", Source: m.Source}}
+			f.Evidence = append(f.Evidence, Evidence{Kind: "soc", Text: fmt.Sprintf("%s: the interconnect is I/O-coherent", r.SoC), Source: icSrc})
 			for _, o := range sibs {
 				f.Evidence = append(f.Evidence, Evidence{Kind: "sibling", Text: fmt.Sprintf("dma-coherent on %s of %s (%s)", o.path, o.board, o.soc), Source: o.at})
+			}
+			if name, _, _ := strings.Cut(m.Driver, " "); Snoops[name] != "" {
+				f.Evidence = append(f.Evidence, Evidence{Kind: "driver", Text: "the block snoops only when the node is dma-coherent", Source: Snoops[name]})
 			}
 			f.Suggest = fmt.Sprintf("check in the %s reference manual whether this master's port snoops; if so, add `dma-coherent;` to %s", r.SoC, ref(m))
 			if m.Source != "" {

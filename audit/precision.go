@@ -1,8 +1,12 @@
 package audit
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // Verdict is one finding of a precision sample, read against the kernel
@@ -21,14 +25,52 @@ type Verdict struct {
 	Also []string `json:"also,omitempty"`
 }
 
-// Sample is a precision sample: Sample(findings, PerClass, Seed) drawn
-// from a whole-corpus run, each finding with its verdict.
+// Sample is a precision sample: Draw(findings, PerClass, Seed) of a
+// whole-corpus run, each finding with its verdict.
 type Sample struct {
-	Corpus   string    `json:"corpus"`
-	Kernel   string    `json:"kernel"`
+	Corpus string `json:"corpus"`
+	Kernel string `json:"kernel"`
+	// Report names the list of the run's findings the sample is drawn
+	// from (WriteKeys), Draw says how it was drawn.
+	Report   string    `json:"report"`
+	Draw     string    `json:"draw"`
 	Seed     uint64    `json:"seed"`
 	PerClass int       `json:"perClass"`
 	Findings []Verdict `json:"findings"`
+}
+
+// WriteKeys writes fs, ranked (Sort), one finding a line: class,
+// severity, board and node path, after a '#' header line: what a sample
+// is drawn from, without the evidence.
+func WriteKeys(w io.Writer, header string, fs []Finding) error {
+	ranked := slices.Clone(fs)
+	Sort(ranked)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", header)
+	for _, f := range ranked {
+		fmt.Fprintf(&b, "%s %s %s %s\n", f.Class, f.Severity, f.Board, f.Path)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ReadKeys reads what WriteKeys wrote: findings with their class,
+// severity, board and path only.
+func ReadKeys(r io.Reader) ([]Finding, error) {
+	var out []Finding
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("line %d: %d fields, want class, severity, board and path", n, len(f))
+		}
+		out = append(out, Finding{Class: Class(f[0]), Severity: Severity(f[1]), Board: f[2], Path: f[3]})
+	}
+	return out, sc.Err()
 }
 
 // Precision returns, per class, the true and false verdicts of the

@@ -47,6 +47,9 @@ func TestSibling(t *testing.T) {
 	m := func(path string, coherent, own bool) Master {
 		return Master{Path: path, Compatible: []string{"snps,dwc3"}, Driver: "dwc3 drivers/usb/dwc3/core.c", Coherent: coherent, Own: own, Enabled: true, CoherentAt: "fsl-ls1088a.dtsi:500"}
 	}
+	esdhc := func(coherent bool) Master {
+		return Master{Path: "/soc/mmc@2140000", Driver: "sdhci-esdhc drivers/mmc/host/sdhci-of-esdhc.c", Coherent: coherent, Own: coherent, Enabled: true, CoherentAt: "fsl-lx2160a.dtsi:943"}
+	}
 	rs := []BoardResult{
 		{Board: "a.dts", Family: "layerscape", SoC: "fsl,ls1088a", Masters: []Master{m("/soc/usb@3100000", true, true)}},
 		{Board: "b.dts", Family: "layerscape", SoC: "fsl,ls2088a", Masters: []Master{m("/soc/usb@3100000", false, false)}},
@@ -55,13 +58,32 @@ func TestSibling(t *testing.T) {
 		// Coherent by a flag on its bus only: no evidence for a sibling.
 		{Board: "d.dts", Family: "layerscape", SoC: "fsl,ls1046a", Masters: []Master{{Path: "/soc/mmc@1", Driver: "esdhc x.c", Coherent: true, Enabled: true}}},
 		{Board: "e.dts", Family: "layerscape", SoC: "fsl,ls1028a", Masters: []Master{{Path: "/soc/mmc@1", Driver: "esdhc x.c", Enabled: true}}},
+		// A SoC of the family with no interconnect fact of its own: the
+		// finding would claim what no source says.
+		{Board: "f.dts", Family: "layerscape", SoC: "fsl,ls9999a", Masters: []Master{m("/soc/usb@3100000", false, false)}},
+		// A driver read to snoop only with dma-coherent: its fact joins
+		// the evidence.
+		{Board: "g.dts", Family: "layerscape", SoC: "fsl,lx2160a", Masters: []Master{esdhc(true)}},
+		{Board: "h.dts", Family: "layerscape", SoC: "fsl,ls1028a", Masters: []Master{esdhc(false)}},
 	}
 	fs := Finish(rs)
-	if len(fs) != 1 {
-		t.Fatalf("findings = %+v, want one on b.dts", fs)
+	if len(fs) != 2 {
+		t.Fatalf("findings = %+v, want one on b.dts and one on h.dts", fs)
+	}
+	kinds := func(f Finding) string {
+		var k []string
+		for _, e := range f.Evidence {
+			k = append(k, e.Kind)
+		}
+		return strings.Join(k, " ")
 	}
 	f := fs[0]
-	if f.Class != Sibling || f.Board != "b.dts" || f.Severity != Note || f.Evidence[1].Source != "fsl-ls1088a.dtsi:500" {
+	if f.Class != Sibling || f.Board != "b.dts" || f.Severity != Note || kinds(f) != "dt soc sibling" ||
+		f.Evidence[1].Source != familyNamed("layerscape").PerSoC["fsl,ls2088a"] || f.Evidence[2].Source != "fsl-ls1088a.dtsi:500" {
+		t.Errorf("finding = %+v", f)
+	}
+	f = fs[1]
+	if f.Board != "h.dts" || kinds(f) != "dt soc sibling driver" || !strings.Contains(f.Evidence[3].Source, "sdhci-of-esdhc.c:545-548") {
 		t.Errorf("finding = %+v", f)
 	}
 }
