@@ -6,13 +6,19 @@
 #
 #   bench/bsp.sh                  # RUNS=5 rounds, medians of CPU time
 #   FAMILY=imx8mm RUNS=9 bench/bsp.sh
+#   FILL=board bench/bsp.sh       # DMA widths filled in every board
 #   BOARDC=/path/to/boardc bench/bsp.sh
 #
 # The first board (FAMILY-evk) is imported with its SoC; every other
 # board with --soc, as a vendor adds boards to an SoC package. Drafts are
-# filled as internal/conform fills them (32-bit DMA widths, 1 GiB of RAM
-# where a tree has none). Boards that do not compile (8 imx8mp-skov need
-# a dtc newer than 1.6.1) are left out. Timed with bench/proc, CPU = user
+# filled with what internal/conform fills them with: the 32-bit DMA widths
+# once, in the SoC package, where a vendor states a master's width (and
+# where import writes the widths it knows); 1 GiB of RAM in each board
+# whose tree has none. FILL=board fills the widths in every board instead,
+# as internal/conform does with a module per board: a board that sets a
+# pattern over its SoC's masters is evaluated whole, SoC included
+# (boardc.Compiler.Prepare). Boards that do not compile (8 imx8mp-skov
+# need a dtc newer than 1.6.1) are left out. Timed with bench/proc, CPU = user
 # + system, medians over the rounds; the load average is printed.
 set -euo pipefail
 
@@ -46,9 +52,16 @@ soc=$(ls "$work/mod/soc")
 for d in "$work"/dtb/*.dtb; do
 	[ "$d" = "$first" ] || "$boardc" import -o "$work/mod" --soc "$soc" "$d" >/dev/null 2>&1 || true
 done
+if [ "${FILL:-soc}" = soc ]; then
+	pkg=$(sed -n 's/^package //p' "$work/mod/soc/$soc"/*.cue | head -n 1)
+	printf 'package %s\n\nsoc: masters: [_]: dma: streaming: *32 | int\n' "$pkg" >"$work/mod/soc/$soc/fill.cue"
+fi
 boards=()
 for dir in "$work"/mod/"$family"-*/; do
 	fill_board "$dir"
+	if [ "${FILL:-soc}" = soc ]; then
+		sed -i '/^soc: masters: \[_\]/d' "$dir/fill.cue"
+	fi
 	"$boardc" vet "$dir" >/dev/null 2>&1 && boards+=("${dir%/}")
 done
 one=$work/mod/$family-evk
