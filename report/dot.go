@@ -222,6 +222,12 @@ func busNode(w *dotWriter, bus *ir.Bus) {
 
 // widthText describes a master's DMA masks and who sets them.
 func widthText(m *ir.Master) string {
+	if b := m.Bridge; b != nil {
+		if len(b.Endpoints) > 0 {
+			return b.KindText() + ", endpoints " + joinBits(b.Endpoints) + "-bit"
+		}
+		return b.KindText() + ", no mask of its own"
+	}
 	s := strconv.Itoa(m.DMABits)
 	if m.CoherentWidth() != m.DMABits {
 		s += "/" + strconv.Itoa(m.CoherentWidth())
@@ -432,4 +438,13 @@ func queueList(q []string) string {
 		return strings.Join(q, ", ")
 	}
 	return fmt.Sprintf("%s, %s +%d", q[0], q[1], len(q)-2)
+}
+
+// joinBits prints widths as "32/64".
+func joinBits(ws []int) string {
+	t := make([]string, len(ws))
+	for i, n := range ws {
+		t[i] = strconv.Itoa(n)
+	}
+	return strings.Join(t, "/")
 }

@@ -281,7 +281,13 @@ func (g *gen) verifyRow(w *outputs.Printer, m *ir.Master, children bool) {
 	dma, cdma := ownWidths(m)
 	bdma, bcdma := belowWidths(m)
 	d := m.DriverSets
-	switch {
+	switch br := m.Bridge; {
+	case br != nil && len(br.Endpoints) > 0:
+		o = o.And(m.Ref(), br.Pos, br.EndpointsPos)
+		title = append(title, fmt.Sprintf("; its own device does no DMA, its masks are printed as information; the PCI devices behind it are checked for coherency, bus limit and the %s bits their drivers set (%s)", bdma.prose(), br.EndpointsPos.Short()))
+	case br != nil:
+		o = o.And(m.Ref(), br.Pos)
+		title = append(title, "; its own device does no DMA, its masks are printed as information; the PCI devices behind it are checked for coherency and bus limit, their masks printed as information")
 	case d != nil && d.Children:
 		o = o.And(m.Ref(), d.ChildrenPos)
 		title = append(title, fmt.Sprintf("; masks set on the devices below it (%s), narrowed to %s/%s bits by the bus limit when a driver binds them", d.ChildrenPos.Short(), bdma.prose(), bcdma.prose()))
