@@ -249,6 +249,8 @@ func masterNode(w *dotWriter, b *ir.Board, m *ir.Master) {
 	switch {
 	case !m.Enabled:
 		font = `, fontcolor="#737373", style="rounded,filled,dashed"`
+	case m.IsBridge():
+		rows = append(rows, row{html: esc(endpointsText(m))})
 	case NoOwnDMA(m):
 		rows = append(rows, row{html: "endpoints set their own masks"})
 	case r.Short:
@@ -447,4 +449,18 @@ func joinBits(ws []int) string {
 		t[i] = strconv.Itoa(n)
 	}
 	return strings.Join(t, "/")
+}
+
+// endpointsText says what a bridge's endpoints take from its node, their
+// coherency (pci_dma_configure(), drivers/pci/pci-driver.c, configures
+// them from it), and who sets their masks.
+func endpointsText(m *ir.Master) string {
+	c := "non-coherent"
+	switch {
+	case m.Coherent():
+		c = "coherent"
+	case m.Coherence() == ir.Unverified:
+		c = "coherency unverified"
+	}
+	return "endpoints " + c + ", masks their own"
 }

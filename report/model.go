@@ -98,7 +98,9 @@ var byCoherence = map[ir.Coherence]int{
 const disabled = len(legend) - 1
 
 // bridge is the entry of legend that draws a bridge that does no DMA
-// itself (NoOwnDMA): its coherency and its mask are not the endpoints'.
+// itself (NoOwnDMA): it has no mask of its own, and its coherency is its
+// endpoints' (pci_dma_configure(), drivers/pci/pci-driver.c), which the
+// label of a master described as a bridge says.
 const bridge = disabled - 1
 
 // NoOwnDMA reports whether master m is a bridge that does no DMA of its
