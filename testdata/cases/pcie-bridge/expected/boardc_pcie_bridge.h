@@ -68,7 +68,7 @@ static inline int boardc_dma_caps_apply(struct device *dev,
 
 /*
  * Masters that keep what the kernel gives them:
- *   dma0: 32-bit DMA (board.cue:60), the kernel's 32 bits
+ *   dma0: 32-bit DMA (board.cue:63), the kernel's 32 bits
  */
 
 /*

@@ -77,16 +77,16 @@ struct boardc_verify_master {
 };
 
 static const struct boardc_verify_master boardc_pcie_bridge_verify_masters[] = {
-	/* dma0: /soc/dma-controller@1000, 32-bit DMA, board.cue:60 */
+	/* dma0: /soc/dma-controller@1000, 32-bit DMA, board.cue:63 */
 	{ "dma0", "/soc/dma-controller@1000", true,
 	  { 0x80000000ULL, 0x80000000ULL, "32", "32" },
 	  { 0x0ULL, 0x0ULL, "any", "any" },
 	  0x0ULL, 0x0ULL, false },
 	/*
 	 * pcie0: /soc/pcie@40000000 (pci-host-generic), a PCIe host bridge,
-	 * board.cue:38; its own device does no DMA, its masks are printed as
+	 * board.cue:41; its own device does no DMA, its masks are printed as
 	 * information; the PCI devices behind it are checked for coherency, bus
-	 * limit and the 64 bits their drivers set (board.cue:42)
+	 * limit and the 64 bits their drivers set (board.cue:45)
 	 */
 	{ "pcie0", "/soc/pcie@40000000", true,
 	  { 0x0ULL, 0x0ULL, "any", "any" },
@@ -94,7 +94,7 @@ static const struct boardc_verify_master boardc_pcie_bridge_verify_masters[] = {
 	  0x0ULL, 0x0ULL, false },
 	/*
 	 * pcie1: /slow/pcie@50000000 (pci-host-generic), a PCIe host bridge,
-	 * board.cue:53; its own device does no DMA, its masks are printed as
+	 * board.cue:56; its own device does no DMA, its masks are printed as
 	 * information; the PCI devices behind it are checked for coherency and
 	 * bus limit, their masks printed as information
 	 */
