@@ -27,6 +27,15 @@
  * holds while a driver binds and sets them).
  */
 
+/*
+ * A master described as a PCIe host bridge (bridge) does no DMA itself: its own
+ * device's masks are printed as information, and the PCI devices behind it are
+ * checked against the widths the description gives its endpoints' drivers
+ * (bridge endpoints), any of which each driver sets in its probe, after
+ * pci_dma_configure() (drivers/pci/pci-driver.c) configured the device from the
+ * bridge's node.
+ */
+
 #include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
