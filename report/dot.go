@@ -222,6 +222,12 @@ func busNode(w *dotWriter, bus *ir.Bus) {
 
 // widthText describes a master's DMA masks and who sets them.
 func widthText(m *ir.Master) string {
+	if b := m.Bridge; b != nil {
+		if len(b.Endpoints) > 0 {
+			return b.KindText() + ", endpoints " + joinBits(b.Endpoints) + "-bit"
+		}
+		return b.KindText() + ", no mask of its own"
+	}
 	s := strconv.Itoa(m.DMABits)
 	if m.CoherentWidth() != m.DMABits {
 		s += "/" + strconv.Itoa(m.CoherentWidth())
@@ -243,6 +249,8 @@ func masterNode(w *dotWriter, b *ir.Board, m *ir.Master) {
 	switch {
 	case !m.Enabled:
 		font = `, fontcolor="#737373", style="rounded,filled,dashed"`
+	case m.IsBridge():
+		rows = append(rows, row{html: esc(endpointsText(m))})
 	case NoOwnDMA(m):
 		rows = append(rows, row{html: "endpoints set their own masks"})
 	case r.Short:
@@ -432,4 +440,27 @@ func queueList(q []string) string {
 		return strings.Join(q, ", ")
 	}
 	return fmt.Sprintf("%s, %s +%d", q[0], q[1], len(q)-2)
+}
+
+// joinBits prints widths as "32/64".
+func joinBits(ws []int) string {
+	t := make([]string, len(ws))
+	for i, n := range ws {
+		t[i] = strconv.Itoa(n)
+	}
+	return strings.Join(t, "/")
+}
+
+// endpointsText says what a bridge's endpoints take from its node, their
+// coherency (pci_dma_configure(), drivers/pci/pci-driver.c, configures
+// them from it), and who sets their masks.
+func endpointsText(m *ir.Master) string {
+	c := "non-coherent"
+	switch {
+	case m.Coherent():
+		c = "coherent"
+	case m.Coherence() == ir.Unverified:
+		c = "coherency unverified"
+	}
+	return "endpoints " + c + ", masks their own"
 }

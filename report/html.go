@@ -137,6 +137,13 @@ func (d *pageData) fill(in *Input) {
 		if m.CoherentWidth() != m.DMABits {
 			row.Mask += " streaming, " + strconv.Itoa(m.CoherentWidth()) + "-bit coherent"
 		}
+		if b := m.Bridge; b != nil {
+			row.Mask, row.SetBy = "none of its own ("+b.KindText()+")", "its endpoints' drivers"
+			if len(b.Endpoints) > 0 {
+				row.Mask += "; endpoints " + joinBits(b.Endpoints) + "-bit"
+				row.SetBy += ": " + b.EndpointsSource
+			}
+		}
 		if m.DriverSets != nil {
 			row.SetBy = "its driver: " + m.DriverSets.Source
 			if m.DriverSets.Children {

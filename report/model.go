@@ -98,17 +98,19 @@ var byCoherence = map[ir.Coherence]int{
 const disabled = len(legend) - 1
 
 // bridge is the entry of legend that draws a bridge that does no DMA
-// itself (NoOwnDMA): its coherency and its mask are not the endpoints'.
+// itself (NoOwnDMA): it has no mask of its own, and its coherency is its
+// endpoints' (pci_dma_configure(), drivers/pci/pci-driver.c), which the
+// label of a master described as a bridge says.
 const bridge = disabled - 1
 
 // NoOwnDMA reports whether master m is a bridge that does no DMA of its
-// own, its endpoints doing theirs with masks their drivers set: the
-// description has no field for it, so the report reads it from the
-// driverSets fact's source, which says "does no DMA" (as armada37xx's
+// own, its endpoints doing theirs with masks their drivers set: a master
+// described as a bridge (bridge), or one described before that field
+// whose driverSets fact's source says "does no DMA" (as armada37xx's
 // pcie0 does, after pci-aardvark.c advk_pcie_probe()). Such a master is
 // drawn neither as a coherency opportunity nor as short of RAM.
 func NoOwnDMA(m *ir.Master) bool {
-	return m.DriverSets != nil && strings.Contains(m.DriverSets.Source, "does no DMA")
+	return m.IsBridge() || m.DriverSets != nil && strings.Contains(m.DriverSets.Source, "does no DMA")
 }
 
 // entryOf returns the entry of legend that draws m.

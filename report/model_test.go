@@ -67,6 +67,9 @@ func TestEntryOf(t *testing.T) {
 		{ir.Master{Bus: none, Coherency: yes, Enabled: true}, "non-coherent"},
 		{ir.Master{Bus: all, Coherency: no, Enabled: true}, "opted out"},
 		{ir.Master{Bus: all}, "disabled"},
+		// A bridge, coherent or not, short of RAM by no width of its own.
+		{ir.Master{Bus: all, Enabled: true, Bridge: &ir.Bridge{Kind: ir.BridgePCIe}}, "bridge (no DMA of its own)"},
+		{ir.Master{Bus: none, Enabled: true, Bridge: &ir.Bridge{Kind: ir.BridgePCIe}}, "bridge (no DMA of its own)"},
 	} {
 		if got := legend[entryOf(&c.m)].name; got != c.want {
 			t.Errorf("%+v: %s, want %s", c.m, got, c.want)
@@ -153,5 +156,38 @@ func TestUndrawn(t *testing.T) {
 	}
 	if strings.Contains(string(page), "<svg") {
 		t.Error("the page of an undrawn board has an svg element")
+	}
+}
+
+// TestBridgeNode: a master described as a bridge is drawn as one, with
+// its endpoints' coherency and widths and no reach mark, on a board whose
+// RAM is above every 32-bit mask.
+func TestBridgeNode(t *testing.T) {
+	board := &ir.Board{Memory: []ir.MemRegion{{Base: 0, Size: 1 << 34}}}
+	all := &ir.Bus{Key: "soc", Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeAll}}
+	verified := &ir.Bus{Key: "soc", Coherency: ir.BusCoherency{Coherent: true, Masters: ir.ScopeVerified}}
+	none := &ir.Bus{Key: "soc"}
+	for _, c := range []struct {
+		m    *ir.Master
+		want []string
+	}{
+		{&ir.Master{Key: "pcie0", Bus: all, Enabled: true, Bridge: &ir.Bridge{Kind: ir.BridgePCIe, Endpoints: []int{32, 64}}},
+			[]string{"PCIe host bridge, endpoints 32/64-bit", "endpoints coherent, masks their own"}},
+		{&ir.Master{Key: "pcie1", Bus: none, Enabled: true, Bridge: &ir.Bridge{Kind: ir.BridgePCIe}},
+			[]string{"PCIe host bridge, no mask of its own", "endpoints non-coherent, masks their own"}},
+		{&ir.Master{Key: "pcie2", Bus: verified, Enabled: true, Bridge: &ir.Bridge{Kind: ir.BridgePCIe}},
+			[]string{"endpoints coherency unverified, masks their own"}},
+	} {
+		var w dotWriter
+		masterNode(&w, board, c.m)
+		got := w.b.String()
+		for _, s := range append(c.want, "bridge (no DMA of its own)") {
+			if !strings.Contains(got, s) {
+				t.Errorf("%s: the node lacks %q:\n%s", c.m.Key, s, got)
+			}
+		}
+		if strings.Contains(got, "reaches") || strings.Contains(got, colShort) {
+			t.Errorf("%s: a bridge is drawn with a reach:\n%s", c.m.Key, got)
+		}
 	}
 }

@@ -20,7 +20,11 @@ var BaseDMAWalk = &Check{
 			"master and a translation are not the buses the description lists, or one of them decides " +
 			"the walk differently. The DMA width checks, the verifier module and the target test expect " +
 			"the description's limit; the kernel applies the tree's. Describe the nodes on the way as " +
-			"buses (bus.parent), with their dmaRanges where the tree has them."},
+			"buses (bus.parent), with their dmaRanges where the tree has them. For a PCIe host bridge " +
+			"(bridge) the walk of its endpoints is checked too: pci_dma_configure() " +
+			"(drivers/pci/pci-driver.c) hands of_dma_configure() the bridge's node, so the walk starts there " +
+			"and reads the bridge's own dma-ranges first, which the description cannot state: the verifier " +
+			"then expects another bus_dma_limit of the PCI devices than the kernel sets."},
 	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
@@ -47,37 +51,103 @@ var BaseDMAWalk = &Check{
 			if !m.Enabled || n == nil || n.Parent == nil {
 				continue
 			}
-			w := t.DMAWalk(t.DMAParent(n), over)
-			if !w.OK {
-				continue // undecodable dma-ranges: BC0604 and dtc say so
-			}
 			limit, bus := m.BusDMALimit()
-			at := ""
-			if bus != nil {
-				at = bus.Node.Path
-				if bn := baseNode(t, bus.Node); bn != nil {
-					at = bn.Path
-				}
+			if got, want, ok := walkDiffers(t, t.DMAWalk(t.DMAParent(n), over), limit, bus); ok {
+				p.Report(m.Ref(), m.Pos,
+					fmt.Sprintf("master %s: the description's buses give it %s, but of_dma_get_range() over the built tree finds %s", m.Key, want, got),
+					inTree(t, n.Path),
+					Note(m.BusPos, "the walk starts at %s, the node's DMA parent in the tree", t.DMAParent(n).Path))
 			}
-			got := ""
-			if w.At != nil {
-				got = w.At.Path
-			}
-			if got == at && w.Limit == limit {
+			if !m.IsBridge() {
 				continue
 			}
-			mine := "no bus_dma_limit (no dma-ranges reached)"
-			if bus != nil {
-				mine = fmt.Sprintf("bus_dma_limit %#x from the dma-ranges of bus %s", limit, bus.Key)
+			// The endpoints' walk starts at the bridge's own node:
+			// pci_dma_configure() hands of_dma_configure() the
+			// bridge's node, not the endpoint's, so
+			// of_dma_configure_id() reads it first.
+			limit, bus = m.EndpointDMALimit()
+			w := t.DMAWalk(n, over)
+			if top, ok := pciDMATop(n); ok {
+				w = basetree.DMAWalk{At: n, Limit: top, OK: true}
 			}
-			built := "none (-ENODEV: no bus_dma_limit)"
-			if w.At != nil {
-				built = fmt.Sprintf("bus_dma_limit %#x from the dma-ranges of %s", w.Limit, w.At.Path)
+			if got, want, ok := walkDiffers(t, w, limit, bus); ok {
+				p.Report(m.Ref(), m.Bridge.Pos,
+					fmt.Sprintf("master %s: the description's buses give the PCI devices behind it %s, but of_dma_get_range() from the bridge's node over the built tree finds %s", m.Key, want, got),
+					inTree(t, n.Path),
+					Note(ir.Pos{}, "pci_dma_configure() (drivers/pci/pci-driver.c) configures them from the bridge's node, whose own dma-ranges the walk reads first; the description states none on a master"))
 			}
-			p.Report(m.Ref(), m.Pos,
-				fmt.Sprintf("master %s: the description's buses give it %s, but of_dma_get_range() over the built tree finds %s", m.Key, mine, built),
-				inTree(t, n.Path),
-				Note(m.BusPos, "the walk starts at %s, the node's DMA parent in the tree", t.DMAParent(n).Path))
 		}
 	},
+}
+
+// walkDiffers compares the walk w over the built tree with the limit and
+// bus the description's buses give, and says both as the diagnostic
+// does; ok is false where they agree or the walk cannot decode a
+// dma-ranges (BC0604 and dtc say so).
+func walkDiffers(t *basetree.Tree, w basetree.DMAWalk, limit uint64, bus *ir.Bus) (got, want string, ok bool) {
+	if !w.OK {
+		return "", "", false
+	}
+	at := ""
+	if bus != nil {
+		at = bus.Node.Path
+		if bn := baseNode(t, bus.Node); bn != nil {
+			at = bn.Path
+		}
+	}
+	found := ""
+	if w.At != nil {
+		found = w.At.Path
+	}
+	if found == at && w.Limit == limit {
+		return "", "", false
+	}
+	want = "no bus_dma_limit (no dma-ranges reached)"
+	if bus != nil {
+		want = fmt.Sprintf("bus_dma_limit %#x from the dma-ranges of bus %s", limit, bus.Key)
+	}
+	got = "none (-ENODEV: no bus_dma_limit)"
+	if w.At != nil {
+		got = fmt.Sprintf("bus_dma_limit %#x from the dma-ranges of %s", w.Limit, w.At.Path)
+	}
+	return got, want, true
+}
+
+// pciDMATop returns the highest DMA address of a PCI host bridge's own
+// non-empty dma-ranges, whose child addresses are three cells, the first
+// the PCI flags: of_pci_range_parser_one() (drivers/of/address.c, Linux
+// 6.12) reads the bus address after the bus's flag cells (flag_cells 1
+// for the PCI bus, of_busses[]), and of_dma_get_range() ends its walk on
+// this first non-empty dma-ranges with the highest bus address + size - 1
+// (dma_range_map_max()). ok is false for a node without such a
+// dma-ranges, or one it cannot decode.
+func pciDMATop(n *basetree.Node) (uint64, bool) {
+	cells, has := n.Cells("dma-ranges")
+	if !has || len(cells) == 0 || n.AddressCells() != 3 || n.Parent == nil {
+		return 0, false
+	}
+	pc, sc := n.Parent.AddressCells(), n.SizeCells()
+	w := 3 + pc + sc
+	if pc > 2 || sc < 1 || sc > 2 || len(cells)%w != 0 {
+		return 0, false
+	}
+	var top uint64
+	for i := 0; i < len(cells); i += w {
+		bus, size := cellsNumber(cells[i+1:i+3]), cellsNumber(cells[i+3+pc:i+w])
+		if size == 0 {
+			continue
+		}
+		top = max(top, bus+(size-1))
+	}
+	return top, true
+}
+
+// cellsNumber reads big-endian cells as one number, as of_read_number()
+// does.
+func cellsNumber(cells []uint32) uint64 {
+	var v uint64
+	for _, c := range cells {
+		v = v<<32 | uint64(c)
+	}
+	return v
 }

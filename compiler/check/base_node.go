@@ -2,7 +2,9 @@ package check
 
 import (
 	"fmt"
+	"strings"
 
+	"boardc.dev/boardc/compiler/basetree"
 	"boardc.dev/boardc/compiler/diag"
 	"boardc.dev/boardc/compiler/ir"
 )
@@ -16,7 +18,11 @@ var BaseNode = &Check{
 			"path the description gives. The fragment refers to nodes by label (&crypto) or path " +
 			"(&{/soc/...}); dtc stops on a reference it cannot resolve (\"Label or path ... not found\"), " +
 			"and a label on another node puts the properties on the wrong device. A tree without " +
-			"/__symbols__ (a .dtb not built with dtc -@) has no labels to check: that is said once, as info."},
+			"/__symbols__ (a .dtb not built with dtc -@) has no labels to check: that is said once, as info. " +
+			"A master described as a PCIe host bridge (bridge kind \"pcie\") must be one in the base tree: " +
+			"a node with device_type = \"pci\" (the PCI bus binding, dt-schema pci/pci-bus.yaml) or named " +
+			"pcie or pci, as boardc import finds them; elsewhere no PCI device takes its DMA configuration " +
+			"from the node, and the bridge's missing width hides a master's."},
 	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
@@ -60,6 +66,13 @@ var BaseNode = &Check{
 		}
 		for _, m := range p.Board.SoC.Masters {
 			node(m.Ref(), "master "+m.Key, m.Node)
+			if b := m.Bridge; b != nil && b.Kind == ir.BridgePCIe {
+				if n := baseNode(t, m.Node); n != nil && !pciHost(n) {
+					p.Report(m.Ref(), b.Pos, fmt.Sprintf("master %s is described as a PCIe host bridge, but node %s of the base tree is none: no device_type = \"pci\" and not named pcie or pci", m.Key, n.Path),
+						inTree(t, n.Path),
+						Note(ir.Pos{}, "the PCI bus binding (dt-schema pci/pci-bus.yaml) requires device_type = \"pci\" of a host bridge's node"))
+				}
+			}
 			if m.IOMMU != "" && labels {
 				if _, ok := t.Label(m.IOMMU); !ok {
 					msg := fmt.Sprintf("master %s: iommu label %s is not in the base tree", m.Key, m.IOMMU)
@@ -71,4 +84,16 @@ var BaseNode = &Check{
 			}
 		}
 	},
+}
+
+// pciHost reports whether n is a PCI(e) host bridge's node: device_type
+// "pci" (dt-schema pci/pci-bus.yaml requires it), or the generic name
+// "pcie" or "pci" (devicetree specification v0.4, 2.2.2), the rule
+// compiler/draft drafts bridges by.
+func pciHost(n *basetree.Node) bool {
+	if dt, _ := n.String("device_type"); dt == "pci" {
+		return true
+	}
+	name, _, _ := strings.Cut(n.Name, "@")
+	return name == "pcie" || name == "pci"
 }

@@ -21,11 +21,12 @@ var DriverIRQName = &Check{
 			"finds no IRQ on the board, and tune.sh reports it missing. It is information, not a warning: " +
 			"the catalogue reads the requests it reaches from the driver's own code, and a name from a " +
 			"library, a firmware table or a child device it does not follow may still exist. Drivers " +
-			"that form a name at run time (a format, the device's or the interface's name) are not checked."},
+			"that form a name at run time (a format, the device's or the interface's name) are not checked, " +
+			"nor a bridge (bridge), whose IRQs are its endpoints', requested by their own drivers."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			d, matched := driverOf(p, m)
-			if d == nil || len(d.IRQs) == 0 || len(m.IRQs) == 0 {
+			if d == nil || len(d.IRQs) == 0 || len(m.IRQs) == 0 || m.IsBridge() {
 				continue
 			}
 			var names, sites []string

@@ -22,12 +22,12 @@ var DriverSets = &Check{
 			"where the driver's is. children must match a driver that sets the masks of the devices it " +
 			"creates (the fsl-mc bus) and only such a driver. Each finding names the catalogue's fact: " +
 			"kernel series, file:line and function. PCI host bridges, whose endpoints do the DMA, may carry " +
-			"driverSets to say so."},
+			"driverSets to say so; a master described as a bridge (bridge) is not checked."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			d, matched := driverOf(p, m)
-			if d == nil || !d.DMA.Kind.Known() {
-				continue
+			if d == nil || !d.DMA.Kind.Known() || m.IsBridge() {
+				continue // a bridge's own device does no DMA: its driver's masks are nobody's
 			}
 			ds, k := m.DriverSets, d.DMA.Kind
 			note := driverNote(p.Kernel, d, matched)

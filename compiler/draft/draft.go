@@ -220,18 +220,18 @@ type gen struct {
 	board   string
 	keys    *keys
 	masters []*basetree.Node
-	// pcieHosts are the PCIe host bridges not drafted as masters.
-	pcieHosts []*basetree.Node
-	buses     []*basetree.Node                  // sorted by path
-	busOf     map[*basetree.Node]*basetree.Node // master or bus -> its bus (nil: under the root)
-	onBus     map[*basetree.Node][]*basetree.Node
+	// bridges are the masters drafted as PCIe host bridges.
+	bridges []*basetree.Node
+	buses   []*basetree.Node                  // sorted by path
+	busOf   map[*basetree.Node]*basetree.Node // master or bus -> its bus (nil: under the root)
+	onBus   map[*basetree.Node][]*basetree.Node
 }
 
 // scan finds the masters and the buses they sit on: each master's parent
 // node, and that node's parents up to the root (the root itself only when
 // a master sits directly under it).
 func (g *gen) scan() {
-	g.masters, g.pcieHosts = masters(g.t)
+	g.masters, g.bridges = masters(g.t)
 	g.busOf = map[*basetree.Node]*basetree.Node{}
 	g.onBus = map[*basetree.Node][]*basetree.Node{}
 	seen := map[*basetree.Node]bool{}

@@ -119,14 +119,15 @@ func isPCIeHost(n *basetree.Node) bool {
 // isCandidate reports whether n is a DMA master by the rules above: a
 // device (not an interconnect, not below an I2C or SPI controller) that
 // carries dma-coherent or iommus, or one on a memory-mapped bus with a
-// DMA-capable generic name or compatible. A PCIe host bridge is one only where it is coherent (the
-// bridge's coherency is its endpoints', which pci_dma_configure(),
-// drivers/pci/pci-driver.c, takes from the host bridge's node): its
-// endpoints do the DMA, with masks their own drivers set, so a
-// non-coherent bridge has no fact for the draft to carry. Nothing below a
-// bridge is a master: root ports, endpoints and what an endpoint holds
-// (the RP1 of the Raspberry Pi 5) are on PCI, not on a memory-mapped
-// bus, and take their DMA configuration through the bridge.
+// DMA-capable generic name or compatible. A PCIe host bridge on a
+// memory-mapped bus is one, coherent or not, drafted as a bridge (bridge
+// in the schema): its endpoints do the DMA, with masks their own drivers
+// set, and pci_dma_configure() (drivers/pci/pci-driver.c) configures them
+// from the bridge's node, so its coherency is theirs and a fact stated on
+// it reaches them. Nothing below a bridge is a master: root ports,
+// endpoints and what an endpoint holds (the RP1 of the Raspberry Pi 5)
+// are on PCI, not on a memory-mapped bus, and take their DMA
+// configuration through the bridge.
 func isCandidate(n *basetree.Node) bool {
 	if n.Path == "/" || strings.HasPrefix(n.Path, "/cpus") || strings.HasPrefix(n.Path, "/__") || isBusNode(n) || onI2CorSPI(n) {
 		return false
@@ -136,11 +137,14 @@ func isCandidate(n *basetree.Node) bool {
 			return false // on PCI: a root port, an endpoint, what it holds
 		}
 	}
-	if isPCIeHost(n) {
-		coherent, _ := n.Coherent()
-		return coherent && onMMIO(n)
-	}
 	compat, _ := n.Strings("compatible")
+	if isPCIeHost(n) {
+		// A bridge needs a compatible to be a device, as any master
+		// (of_platform_bus_create(), below), and a coherent one is
+		// kept without, as it always was.
+		coherent, _ := n.Coherent()
+		return onMMIO(n) && (coherent || len(compat) > 0)
+	}
 	if len(compat) == 0 {
 		// Not a device of_platform_populate() creates (it skips a
 		// node without compatible: of_platform_bus_create(),
@@ -184,15 +188,12 @@ func independent(n *basetree.Node) bool {
 // host1x's clients stay masters. A candidate below another master is not
 // either: of_dma_is_coherent() covers it through its parent, and its DMA
 // is its parent's driver's (a controller's rings, a hub's ports).
-// pcieHosts are the PCIe host bridges left out (not coherent).
-func masters(t *basetree.Tree) (out, pcieHosts []*basetree.Node) {
+// bridges are the masters that are PCIe host bridges.
+func masters(t *basetree.Tree) (out, bridges []*basetree.Node) {
 	cand := map[*basetree.Node]bool{}
 	for _, p := range t.Paths() {
-		n := t.Node(p)
-		if isCandidate(n) {
+		if n := t.Node(p); isCandidate(n) {
 			cand[n] = true
-		} else if isPCIeHost(n) && onMMIO(n) && !isBusNode(n) && n.Has("reg") {
-			pcieHosts = append(pcieHosts, n)
 		}
 	}
 	for n := range cand {
@@ -214,20 +215,12 @@ func masters(t *basetree.Tree) (out, pcieHosts []*basetree.Node) {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	// Only the bridges not below a master (a bridge's own root ports).
-	kept := pcieHosts[:0]
-	for _, n := range pcieHosts {
-		below := false
-		for a := n.Parent; a != nil; a = a.Parent {
-			if cand[a] || isPCIeHost(a) {
-				below = true
-			}
-		}
-		if !below {
-			kept = append(kept, n)
+	for _, n := range out {
+		if isPCIeHost(n) {
+			bridges = append(bridges, n)
 		}
 	}
-	return out, kept
+	return out, bridges
 }
 
 // keyOf turns a label or node name into a #Key: lower case, every other

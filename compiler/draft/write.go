@@ -48,14 +48,14 @@ func (g *gen) socFile(soc, pkg string, compat []string) []byte {
 	}
 	w.p("}")
 	w.p("")
-	if len(g.pcieHosts) > 0 {
+	if len(g.bridges) > 0 {
 		var ps []string
-		for _, n := range g.pcieHosts {
+		for _, n := range g.bridges {
 			ps = append(ps, n.Path)
 		}
-		w.comment(fmt.Sprintf("Not masters in this draft: the PCIe host bridges %s. Their endpoints do the DMA, with masks their own drivers set, "+
-			"and take their coherency from the bridge's node (pci_dma_configure(), drivers/pci/pci-driver.c), which upstream does not mark dma-coherent; "+
-			"add a bridge as a master only to state a fact about it.", strings.Join(ps, ", ")))
+		w.comment(fmt.Sprintf("PCIe host bridges, drafted as bridges (bridge): %s. Their endpoints do the DMA, with masks their own drivers set, "+
+			"and take their coherency and dma-ranges from the bridge's node (pci_dma_configure(), drivers/pci/pci-driver.c): a bridge has no dma to fill in; "+
+			"bridge.endpoints may state the widths its endpoints' drivers set, for the runtime verifier.", strings.Join(ps, ", ")))
 	}
 	if c := g.o.Kernel; c != nil {
 		w.comment(fmt.Sprintf("Where a driver of Linux %s lists a master's compatible, the driver-facts catalogue (read from %s) fills its driver, dma, driverSets and, where the name is certain, irqs; "+
@@ -235,6 +235,8 @@ func (g *gen) master(w *w, m *basetree.Node) {
 		why = "dma-coherent"
 	case m.Has("iommus"):
 		why = "has iommus"
+	case isPCIeHost(m):
+		why = "a PCIe host bridge"
 	case !dmaNames[strings.SplitN(m.Name, "@", 2)[0]]:
 		why = "a DMA-capable compatible"
 	}
@@ -266,11 +268,12 @@ func (g *gen) master(w *w, m *basetree.Node) {
 			}
 		}
 	}
+	if isPCIeHost(m) {
+		g.bridge(w, m, compat)
+		return
+	}
 	if c := g.o.Kernel; c != nil {
 		if d, matched := c.Lookup(compat); d != nil {
-			if isPCIeHost(m) {
-				w.comment("A PCIe host bridge: its endpoints do the DMA, with masks their own drivers set, and inherit its coherency (pci_dma_configure(), drivers/pci/pci-driver.c); dma is the mask of the bridge's own device.")
-			}
 			g.fromCatalog(w, m, d, matched)
 			if strings.HasPrefix(m.Name, "ethernet") {
 				w.comment("TODO netdev: its interfaces and queue counts (see above).")
@@ -280,16 +283,38 @@ func (g *gen) master(w *w, m *basetree.Node) {
 		}
 		w.comment(fmt.Sprintf("Linux %s (%s): no driver lists its compatibles.", c.Series, c.Kernel))
 	}
-	if isPCIeHost(m) {
-		w.comment("A PCIe host bridge: its endpoints do the DMA, with masks their own drivers set, and inherit its coherency (pci_dma_configure(), drivers/pci/pci-driver.c). " +
-			"TODO dma: the mask of the bridge's own device, which keeps the OF default of 32 bits (of_platform_device_create_pdata(), drivers/of/platform.c) unless its driver sets one; the schema requires it of every master.")
-	} else {
-		w.comment("TODO dma: {streaming: N}, and irqs (see above).")
-	}
+	w.comment("TODO dma: {streaming: N}, and irqs (see above).")
 	w.p("irqs: {}")
 	if strings.HasPrefix(m.Name, "ethernet") {
 		w.comment("TODO netdev: its interfaces and queue counts (see above).")
 	}
+	w.p("}")
+}
+
+// bridge writes the rest of master m, a PCIe host bridge: its driver,
+// where the catalogue names one, and bridge, with no dma (the bridge has
+// no width of its own: its endpoints' drivers set theirs) and no irqs
+// (the bridge's irqs and netdev are its endpoints', named by their
+// drivers, which the tree does not name).
+func (g *gen) bridge(w *w, m *basetree.Node, compat []string) {
+	if c := g.o.Kernel; c != nil {
+		if d, matched := c.Lookup(compat); d != nil {
+			w.comment(fmt.Sprintf("Linux %s (%s): driver %s (%s, %s) binds %q; probe %s.", c.Series, c.Kernel, d.Name, d.Bus, d.Site, matched, d.Probe))
+			if cNameRE.MatchString(d.Name) {
+				w.p("driver: %s", w.q(d.Name))
+			}
+		} else {
+			w.comment(fmt.Sprintf("Linux %s (%s): no driver lists its compatibles.", c.Series, c.Kernel))
+		}
+	}
+	why := "named pcie or pci"
+	if dt, _ := m.String("device_type"); dt == "pci" {
+		why = `device_type = "pci"`
+	}
+	w.p("bridge: {kind: %s, source: %s}", w.q("pcie"),
+		w.q(limit(fmt.Sprintf("%s: %s, %s; pci_dma_configure(), drivers/pci/pci-driver.c, configures its endpoints from this node", g.o.Source, m.Path, why), 200)))
+	w.comment("irqs and netdev, if the board pins or steers them, are the endpoints': the names their own drivers request.")
+	w.p("irqs: {}")
 	w.p("}")
 }
 

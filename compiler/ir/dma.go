@@ -95,6 +95,9 @@ type Master struct {
 	// DriverSets is set when the master's driver sets its masks itself:
 	// the C output has nothing for it.
 	DriverSets *DriverSet
+	// Bridge is set when the master is a bridge whose endpoints do the
+	// DMA: DMABits and CoherentBits are then 0 and DriverSets nil.
+	Bridge *Bridge
 	// Coherency is the master's own fact, nil when it has none.
 	Coherency *MasterCoherency
 	IOMMU     string
@@ -130,6 +133,38 @@ type DriverSet struct {
 	Widths    []int
 	WidthsPos Pos
 }
+
+// BridgePCIe is the kind of a PCI(e) host bridge.
+const BridgePCIe = "pcie"
+
+// Bridge is the fact that a master is a bridge: the devices behind it
+// master DMA with masks their own drivers set, and take their DMA
+// configuration from the bridge's node (for a PCI host bridge,
+// pci_dma_configure(), drivers/pci/pci-driver.c, hands
+// of_dma_configure() the bridge's node).
+type Bridge struct {
+	Kind   string
+	Source string
+	Pos    Pos
+	// Endpoints are the streaming-mask widths the endpoints' drivers
+	// set, sorted; nil when the description does not say. EndpointsPos
+	// is where it says them, EndpointsSource the functions it names.
+	Endpoints       []int
+	EndpointsPos    Pos
+	EndpointsSource string
+}
+
+// KindText names the bridge's kind in prose: "PCIe host bridge".
+func (b *Bridge) KindText() string {
+	if b.Kind == BridgePCIe {
+		return "PCIe host bridge"
+	}
+	return b.Kind + " bridge"
+}
+
+// IsBridge reports whether the master is a bridge whose endpoints do the
+// DMA, with no DMA width of its own.
+func (m *Master) IsBridge() bool { return m.Bridge != nil }
 
 // CoherentWidth returns the width of the master's coherent DMA mask: its
 // streaming width unless the description splits them (or, for a board

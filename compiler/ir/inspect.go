@@ -195,6 +195,12 @@ func masterFacts(m *Master, fs facts) facts {
 	}
 	fs.at(m.BusPos, "master %s: on bus %s", m.Key, bus)
 	fs.add(m.DMABitsPos, []Pos{m.CoherentBitsPos}, "master %s: DMA masks %d-bit streaming, %d-bit coherent", m.Key, m.DMABits, m.CoherentWidth())
+	if b := m.Bridge; b != nil {
+		fs.at(b.Pos, "master %s: a %s (%s): its endpoints do the DMA, with masks their own drivers set, and take their coherency and bus DMA limit from its node; no DMA width of its own, no C for it", m.Key, b.KindText(), b.Source)
+		if b.EndpointsPos.IsValid() {
+			fs.at(b.EndpointsPos, "master %s: its endpoints' drivers set a %s-bit streaming mask (%s)", m.Key, joinInts(b.Endpoints, " or "), b.EndpointsSource)
+		}
+	}
 	if d := m.DriverSets; d != nil {
 		fs.at(d.Pos, "master %s: its driver sets the masks (%s); no C for it", m.Key, d.Source)
 		if d.Children && m.Bus != nil {

@@ -269,8 +269,20 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 		BusPos:        bus.Pos(),
 		Enabled:       true,
 	}
-	problem := lowerDMA(m, n)
-	if d := n.at("driverSets"); d.exists() {
+	var problem *diag.Diagnostic
+	if b := n.at("bridge"); b.exists() {
+		m.Bridge = &ir.Bridge{Kind: b.val("kind").str(), Source: b.val("source").str(), Pos: b.Pos()}
+		if e := b.at("endpoints"); e.exists() {
+			w := e.at("widths")
+			m.Bridge.Endpoints, m.Bridge.EndpointsPos, m.Bridge.EndpointsSource = w.ints(), w.Pos(), e.val("source").str()
+			slices.Sort(m.Bridge.Endpoints)
+			m.Bridge.Endpoints = slices.Compact(m.Bridge.Endpoints)
+		}
+		problem = lowerBridge(m, n)
+	} else {
+		problem = lowerDMA(m, n)
+	}
+	if d := n.at("driverSets"); d.exists() && m.Bridge == nil {
 		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
 		if c := d.val("children"); c.exists() {
 			m.DriverSets.Children, m.DriverSets.ChildrenPos = c.bool(), c.Pos()
@@ -378,6 +390,26 @@ func lowerDMA(m *ir.Master, n node) *diag.Diagnostic {
 		return &diag.Diagnostic{
 			Pos: m.Pos, Severity: diag.Error, Code: diag.Missing.ID, Ref: ir.MasterRef(m.Key).Field("dma"),
 			Message: fmt.Sprintf("soc.masters.%s.dma: required field is missing: the master's DMA mask widths, dma: {streaming: N} (or the old dmaBits: N)", m.Key),
+		}
+	}
+	return nil
+}
+
+// lowerBridge returns the diagnostic of a bridge that states a DMA
+// width or a driver's masks: a bridge has none of its own (its endpoints'
+// drivers set theirs, pci_dma_configure() in drivers/pci/pci-driver.c
+// configures them from the bridge's node), and a width given would be
+// taken for one.
+func lowerBridge(m *ir.Master, n node) *diag.Diagnostic {
+	for _, f := range []string{"dma", "dmaBits", "driverSets"} {
+		v := n.at(f)
+		if !v.exists() {
+			continue
+		}
+		return &diag.Diagnostic{
+			Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field(f),
+			Message: fmt.Sprintf("soc.masters.%s: %s with bridge: a %s has no DMA width of its own, its endpoints' drivers set their masks; remove %s (bridge.endpoints states their widths)", m.Key, f, m.Bridge.KindText(), f),
+			Notes:   []diag.Note{{Pos: m.Bridge.Pos, Message: "bridge is given here"}},
 		}
 	}
 	return nil

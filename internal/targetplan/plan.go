@@ -117,6 +117,14 @@ func write(w io.Writer, b *ir.Board) error {
 		if m.Enabled {
 			setter, dma, cdma := "boardc", m.DMABits, m.CoherentWidth()
 			switch {
+			case m.IsBridge():
+				// The masks checked are the endpoints', which
+				// their own drivers set: the widest the
+				// description states (0: none stated).
+				setter = "driver"
+				if ws := m.Bridge.Endpoints; len(ws) > 0 {
+					dma, cdma = ws[len(ws)-1], ws[len(ws)-1]
+				}
 			case m.DriverSets != nil && m.DriverSets.Children:
 				setter = "children"
 				dma, cdma = m.ChildWidths()

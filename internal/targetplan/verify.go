@@ -48,13 +48,25 @@ func limitText(v uint64) string { return fmt.Sprintf("%#x", v) }
 //     (ir.Master.ChildWidths);
 //   - driverSets widths: any of them for both masks, the described
 //     coherent width where the description splits it;
-//   - driverSets alone: any.
+//   - driverSets alone: any;
+//   - a bridge (bridge): its own device's masks are not checked, the PCI
+//     devices behind it have any of the widths their drivers set
+//     (bridge.endpoints), any without them.
 //
 // The devices below any other master (PCI devices behind a host bridge)
 // have their own drivers' masks: any.
 func acceptWidths(m *ir.Master) (dma, coh, belowDMA, belowCoh string) {
 	d := m.DriverSets
 	switch {
+	case m.IsBridge():
+		if ws := m.Bridge.Endpoints; len(ws) > 0 {
+			t := make([]string, len(ws))
+			for i, n := range ws {
+				t[i] = itoa(n)
+			}
+			return "any", "any", strings.Join(t, ","), strings.Join(t, ",")
+		}
+		return "any", "any", "any", "any"
 	case d == nil:
 		return itoa(m.DMABits), itoa(m.CoherentWidth()), "any", "any"
 	case d.Children:

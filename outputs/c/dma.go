@@ -26,12 +26,13 @@ const ofDefaultBits = 32
 
 // Covered returns the masters whose masks the C output speaks for: those
 // the board enables and whose driver does not set its own masks
-// (driverSets). Only those among them whose described masks differ from
-// what the kernel gives them (Changes) get an entry.
+// (driverSets), bridges aside (their endpoints' drivers set theirs). Only
+// those among them whose described masks differ from what the kernel
+// gives them (Changes) get an entry.
 func Covered(b *ir.Board) []*ir.Master {
 	var out []*ir.Master
 	for _, m := range b.SoC.Masters {
-		if m.Enabled && m.DriverSets == nil {
+		if m.Enabled && m.DriverSets == nil && !m.IsBridge() {
 			out = append(out, m)
 		}
 	}
@@ -225,6 +226,9 @@ func masterTitle(m *ir.Master) outputs.Text {
 	s := m.Key + ": " + m.Node.Path
 	if m.Driver != "" {
 		s += " (" + m.Driver + ")"
+	}
+	if b := m.Bridge; b != nil {
+		return outputs.T(s, ", a "+b.KindText()+", ", b.Pos)
 	}
 	return outputs.T(s, ", "+widths(m.DMABits, m.CoherentWidth())+", ", m.DMABitsPos)
 }

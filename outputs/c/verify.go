@@ -48,6 +48,14 @@ func (g *gen) verify() outputs.File {
 			"counts the mismatches. With strict=1 a mismatch, or a master with no bound device, makes "+
 			"the load fail. A device's driver and masks are read under its lock (device_lock(), which "+
 			"really_probe() in drivers/base/dd.c holds while a driver binds and sets them).")
+	if g.bridgeEndpoints() {
+		w.P()
+		w.Comment("", "A master described as a PCIe host bridge (bridge) does no DMA itself: its own "+
+			"device's masks are printed as information, and the PCI devices behind it are checked "+
+			"against the widths the description gives its endpoints' drivers (bridge endpoints), "+
+			"any of which each driver sets in its probe, after pci_dma_configure() "+
+			"(drivers/pci/pci-driver.c) configured the device from the bridge's node.")
+	}
 	children := g.childMasters()
 	if children {
 		w.P()
@@ -281,7 +289,13 @@ func (g *gen) verifyRow(w *outputs.Printer, m *ir.Master, children bool) {
 	dma, cdma := ownWidths(m)
 	bdma, bcdma := belowWidths(m)
 	d := m.DriverSets
-	switch {
+	switch br := m.Bridge; {
+	case br != nil && len(br.Endpoints) > 0:
+		o = o.And(m.Ref(), br.Pos, br.EndpointsPos)
+		title = append(title, fmt.Sprintf("; its own device does no DMA, its masks are printed as information; the PCI devices behind it are checked for coherency, bus limit and the %s bits their drivers set (%s)", bdma.prose(), br.EndpointsPos.Short()))
+	case br != nil:
+		o = o.And(m.Ref(), br.Pos)
+		title = append(title, "; its own device does no DMA, its masks are printed as information; the PCI devices behind it are checked for coherency and bus limit, their masks printed as information")
 	case d != nil && d.Children:
 		o = o.And(m.Ref(), d.ChildrenPos)
 		title = append(title, fmt.Sprintf("; masks set on the devices below it (%s), narrowed to %s/%s bits by the bus limit when a driver binds them", d.ChildrenPos.Short(), bdma.prose(), bcdma.prose()))
@@ -400,3 +414,15 @@ func (g *gen) verifyDPIO(w *outputs.Printer) {
 
 // hex prints a 64-bit limit as a C constant.
 func hex(v uint64) string { return fmt.Sprintf("%#xULL", v) }
+
+// bridgeEndpoints reports whether an enabled master of the board is a
+// bridge whose endpoints' widths the description states: the verifier
+// then checks the masks of the PCI devices behind it.
+func (g *gen) bridgeEndpoints() bool {
+	for _, m := range g.b.SoC.Masters {
+		if m.Enabled && m.Bridge != nil && len(m.Bridge.Endpoints) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -70,10 +70,13 @@ func cWidths(dma, coherent widthSet) string {
 //   - masks a driver sets, without widths: any width, printed as
 //     information;
 //   - masks set on the devices below (driverSets children): none checked
-//     on the node's device, whose masks are the OF default nobody uses.
+//     on the node's device, whose masks are the OF default nobody uses;
+//   - a bridge (bridge): none checked either, its device does no DMA.
 func ownWidths(m *ir.Master) (dma, coherent widthSet) {
 	d := m.DriverSets
 	switch {
+	case m.IsBridge():
+		return nil, nil
 	case d == nil:
 		return widthSet{m.DMABits}, widthSet{m.CoherentWidth()}
 	case d.Children:
@@ -102,9 +105,15 @@ func ownWidths(m *ir.Master) (dma, coherent widthSet) {
 // bridge's dma-ranges before the driver's probe, which then sets its own (NVMe:
 // 64 bits, or 48 with a quirk, nvme_pci_alloc_dev(),
 // drivers/nvme/host/pci.c:3220-3223; 6.1: nvme_pci_enable()): any width,
-// printed as information. Their coherency and bus DMA limit come from the
-// bridge's node and are checked.
+// printed as information, unless the master is described as a bridge
+// whose endpoints' widths the description states (bridge.endpoints): any
+// of them, for both masks, as for driverSets.widths (virtio-pci and NVMe
+// set both with dma_set_mask_and_coherent()). Their coherency and bus DMA
+// limit come from the bridge's node and are checked.
 func belowWidths(m *ir.Master) (dma, coherent widthSet) {
+	if b := m.Bridge; b != nil && len(b.Endpoints) > 0 {
+		return widthSet(b.Endpoints), widthSet(b.Endpoints)
+	}
 	if m.DriverSets != nil && m.DriverSets.Children {
 		s, c := m.ChildWidths()
 		return widthSet{s}, widthSet{c}

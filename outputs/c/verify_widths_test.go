@@ -83,9 +83,12 @@ var driverWidths = map[string]map[string]string{
 		"xor1": "own 32/32 below any/any",
 	},
 	"qemu-virt": {
+		// A bridge: its own device does no DMA, and
 		// pci_host_common_probe() (drivers/pci/controller/pci-host-common.c:52)
-		// sets none; virtio-pci's 64 bits are the endpoint's.
-		"pcie": "own 32/32 below any/any",
+		// sets none; the PCI devices behind it are virtio-pci's, which
+		// vp_modern_probe() (drivers/virtio/virtio_pci_modern_dev.c:279)
+		// gives 64 bits.
+		"pcie": "own any/any below 64/64",
 		// virtio_mmio_probe(), drivers/virtio/virtio_mmio.c:643 (6.1: 626),
 		// version 2.
 		"rng":  "own 64/64 below any/any",

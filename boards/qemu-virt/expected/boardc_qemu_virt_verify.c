@@ -27,6 +27,15 @@
  * holds while a driver binds and sets them).
  */
 
+/*
+ * A master described as a PCIe host bridge (bridge) does no DMA itself: its own
+ * device's masks are printed as information, and the PCI devices behind it are
+ * checked against the widths the description gives its endpoints' drivers
+ * (bridge endpoints), any of which each driver sets in its probe, after
+ * pci_dma_configure() (drivers/pci/pci-driver.c) configured the device from the
+ * bridge's node.
+ */
+
 #include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/dma-map-ops.h>
@@ -78,18 +87,20 @@ struct boardc_verify_master {
 
 static const struct boardc_verify_master boardc_qemu_virt_verify_masters[] = {
 	/*
-	 * pcie: /pcie@10000000 (pci-host-generic), 64-bit DMA,
-	 * soc/qemuvirt/qemuvirt.cue:103; its driver sets 32 bits
-	 * (soc/qemuvirt/qemuvirt.cue:120)
+	 * pcie: /pcie@10000000 (pci-host-generic), a PCIe host bridge,
+	 * soc/qemuvirt/qemuvirt.cue:111; its own device does no DMA, its masks
+	 * are printed as information; the PCI devices behind it are checked for
+	 * coherency, bus limit and the 64 bits their drivers set
+	 * (soc/qemuvirt/qemuvirt.cue:115)
 	 */
 	{ "pcie", "/pcie@10000000", true,
-	  { 0x80000000ULL, 0x80000000ULL, "32", "32" },
 	  { 0x0ULL, 0x0ULL, "any", "any" },
+	  { 0x8000000000000000ULL, 0x8000000000000000ULL, "64", "64" },
 	  0x0ULL, 0x0ULL, false },
 	/*
 	 * rng: /virtio_mmio@a003c00 (virtio-mmio), 64-bit DMA,
 	 * soc/qemuvirt/qemuvirt.cue:81; its driver sets 64 bits
-	 * (soc/qemuvirt/qemuvirt.cue:116)
+	 * (soc/qemuvirt/qemuvirt.cue:129)
 	 */
 	{ "rng", "/virtio_mmio@a003c00", false,
 	  { 0x8000000000000000ULL, 0x8000000000000000ULL, "64", "64" },
@@ -98,7 +109,7 @@ static const struct boardc_verify_master boardc_qemu_virt_verify_masters[] = {
 	/*
 	 * vnet: /virtio_mmio@a003e00 (virtio-mmio), 64-bit DMA,
 	 * soc/qemuvirt/qemuvirt.cue:81; its driver sets 64 bits
-	 * (soc/qemuvirt/qemuvirt.cue:116)
+	 * (soc/qemuvirt/qemuvirt.cue:129)
 	 */
 	{ "vnet", "/virtio_mmio@a003e00", true,
 	  { 0x8000000000000000ULL, 0x8000000000000000ULL, "64", "64" },
