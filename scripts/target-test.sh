@@ -54,6 +54,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=${1:-boards/qemu-virt}
+if [ "${board%/}" = testdata/cases/qemu-virt-ranges ]; then
+	echo "target-test: $board boots on QEMU's tree reshaped, with the default board (scripts/target/ranges.sh): run scripts/target-test.sh alone" >&2
+	exit 2
+fi
 series=${BOARDC_TARGET_SERIES:-6.1}
 case $series in
 6.1) meta=linux-image-arm64 ;; # bookworm's own kernel
