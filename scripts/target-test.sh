@@ -26,6 +26,19 @@
 # virtio-mmio transports' 64 bits said to be 32) must refuse a strict=1
 # load, naming those masters.
 #
+# With the default board it also proves a bus DMA limit, which QEMU's own
+# tree (no dma-ranges: every bus_dma_limit 0) cannot: two more boots, in
+# the background, of the same machine with the case
+# testdata/cases/qemu-virt-ranges, QEMU's tree with its virtio-mmio
+# transports moved under a simple-bus whose dma-ranges window (the guest's
+# RAM) that description states (scripts/target/ranges.sh). With the
+# fragment, the case's verifier must find each transport's bus_dma_limit
+# (0x7fffffff) equal to what the description gives, and virtio-rng on
+# the bus must deliver bytes; without the fragment's dma-ranges, the
+# verifier must fail on exactly those limits; and the verifier of the
+# description with the window halved must refuse a strict=1 load.
+# BOARDC_TARGET_RANGES=0 leaves them out.
+#
 # What it needs it installs with apt-get (as root, or with sudo):
 # qemu-system-arm, cpio, gcc-aarch64-linux-gnu, device-tree-compiler, make,
 # iproute2, util-linux and the host's linux-kbuild; the arm64 kernel image,
@@ -41,6 +54,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=${1:-boards/qemu-virt}
+if [ "${board%/}" = testdata/cases/qemu-virt-ranges ]; then
+	echo "target-test: $board boots on QEMU's tree reshaped, with the default board (scripts/target/ranges.sh): run scripts/target-test.sh alone" >&2
+	exit 2
+fi
 series=${BOARDC_TARGET_SERIES:-6.1}
 case $series in
 6.1) meta=linux-image-arm64 ;; # bookworm's own kernel
@@ -187,7 +204,18 @@ fi
 
 # --- the board's outputs and plan -------------------------------------------
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# A run that stops early stops the guests it left in the background: the
+# subshell, and the timeout its boot runs (which passes the signal on to
+# QEMU).
+ranges_pid=
+stop_background() {
+	[ -n "$ranges_pid" ] || return 0
+	local kids
+	kids=$(pgrep -P "$ranges_pid" || true)
+	# shellcheck disable=SC2086 # one PID a word
+	kill "$ranges_pid" $kids 2>/dev/null || true
+}
+trap 'stop_background; rm -rf "$work"' EXIT
 go build -o "$work/boardc" ./cmd/boardc
 "$work/boardc" build -q -o "$work/out" "$board"
 name=$(ls "$work/out")
@@ -216,52 +244,59 @@ dtc -q -I dtb -O dtb -o "$work/machine.dtb" "$work/dumped.dtb"
 # properties it sets are removed from a copy of QEMU's tree first, so that
 # the kernel can show them only if boardc's fragment sets them; those it
 # deletes stay, so that the deletion is what removes them.
-awk -v name="$name.dtsi" '/^&\{\/.*\} \{/ { p = $1; sub(/^&\{/, "", p); sub(/\}$/, "", p); next }
-	/^&/ { printf "%s: %s targets a label; QEMU'"'"'s tree has none, name the node by path\n", name, $1 > "/dev/stderr"; exit 1 }
-	/^}/ { p = "" }
-	p == "" { next }
-	$1 == "/delete-property/" { n = $2; sub(/;$/, "", n); print p, n, "absent"; next }
-	$1 ~ /^[a-zA-Z0-9,._+#-]+;$/ { n = $1; sub(/;$/, "", n); print p, n, "set"; next }
-	$2 == "=" { print p, $1, "set" }' "$out/$name.dtsi" >"$work/fragment.props" ||
-	fail "cannot read what $name.dtsi sets"
-cp "$work/machine.dtb" "$work/stripped.dtb"
-while read -r path p what; do
-	if [ "$what" = set ] && fdtget "$work/stripped.dtb" "$path" "$p" >/dev/null 2>&1; then
-		fdtput -d "$work/stripped.dtb" "$path" "$p"
+# fragment DIR OUT NAME does so for the fragment NAME.dtsi in OUT over
+# DIR/machine.dtb: DIR/stripped.dtb, the tree without what it sets;
+# DIR/board.dtb, with the fragment; DIR/props, what the guest must show;
+# and routes, what the overlay route gave.
+fragment() {
+	awk -v name="$3.dtsi" '/^&\{\/.*\} \{/ { p = $1; sub(/^&\{/, "", p); sub(/\}$/, "", p); next }
+		/^&/ { printf "%s: %s targets a label; QEMU'"'"'s tree has none, name the node by path\n", name, $1 > "/dev/stderr"; exit 1 }
+		/^}/ { p = "" }
+		p == "" { next }
+		$1 == "/delete-property/" { n = $2; sub(/;$/, "", n); print p, n, "absent"; next }
+		$1 ~ /^[a-zA-Z0-9,._+#-]+;$/ { n = $1; sub(/;$/, "", n); print p, n, "set"; next }
+		$2 == "=" { print p, $1, "set" }' "$2/$3.dtsi" >"$1/fragment.props" ||
+		fail "cannot read what $3.dtsi sets"
+	cp "$1/machine.dtb" "$1/stripped.dtb"
+	while read -r path p what; do
+		if [ "$what" = set ] && fdtget "$1/stripped.dtb" "$path" "$p" >/dev/null 2>&1; then
+			fdtput -d "$1/stripped.dtb" "$path" "$p"
+		fi
+	done <"$1/fragment.props"
+	# The .dtsi route: included at the end of the machine's tree.
+	{
+		dtc -q -I dtb -O dts "$1/stripped.dtb"
+		printf '/include/ "%s"\n' "$2/$3.dtsi"
+	} >"$1/included.dts"
+	dtc -q -I dts -O dtb -o "$1/board.dtb" "$1/included.dts"
+	: >"$1/props"
+	while read -r path p what; do
+		if [ "$what" = absent ]; then
+			echo "$path $p absent" >>"$1/props"
+			continue
+		fi
+		hex=
+		for b in $(fdtget -t bx "$1/board.dtb" "$path" "$p"); do
+			hex=$hex$(printf '%02x' "0x$b")
+		done
+		echo "$path $p ${hex:--}" >>"$1/props"
+	done <"$1/fragment.props"
+	# The overlay route, where there is an overlay, must give the same tree.
+	# There is none when the fragment deletes a property (BC0105).
+	if [ -f "$2/$3.dtso" ]; then
+		dtc -q -@ -I dts -O dtb -o "$1/board.dtbo" "$2/$3.dtso"
+		fdtoverlay -i "$1/stripped.dtb" -o "$1/overlaid.dtb" "$1/board.dtbo"
+		if ! diff -u <(dtc -q -s -I dtb -O dts "$1/overlaid.dtb") <(dtc -q -s -I dtb -O dts "$1/board.dtb") >"$1/routes.diff"; then
+			cat "$1/routes.diff" >&2
+			fail "the overlay and the .dtsi route give different trees"
+		fi
+		routes="the overlay gives the same tree"
+	else
+		[ "$(grep -c ' absent$' "$1/props")" -gt 0 ] || fail "no $3.dtso, though the fragment deletes nothing"
+		routes="no overlay: the fragment deletes, which an overlay cannot (BC0105)"
 	fi
-done <"$work/fragment.props"
-# The .dtsi route: included at the end of the machine's tree.
-{
-	dtc -q -I dtb -O dts "$work/stripped.dtb"
-	printf '/include/ "%s"\n' "$out/$name.dtsi"
-} >"$work/included.dts"
-dtc -q -I dts -O dtb -o "$work/board.dtb" "$work/included.dts"
-: >"$work/props"
-while read -r path p what; do
-	if [ "$what" = absent ]; then
-		echo "$path $p absent" >>"$work/props"
-		continue
-	fi
-	hex=
-	for b in $(fdtget -t bx "$work/board.dtb" "$path" "$p"); do
-		hex=$hex$(printf '%02x' "0x$b")
-	done
-	echo "$path $p ${hex:--}" >>"$work/props"
-done <"$work/fragment.props"
-# The overlay route, where there is an overlay, must give the same tree.
-# There is none when the fragment deletes a property (BC0105).
-if [ -f "$out/$name.dtso" ]; then
-	dtc -q -@ -I dts -O dtb -o "$work/board.dtbo" "$out/$name.dtso"
-	fdtoverlay -i "$work/stripped.dtb" -o "$work/overlaid.dtb" "$work/board.dtbo"
-	if ! diff -u <(dtc -q -s -I dtb -O dts "$work/overlaid.dtb") <(dtc -q -s -I dtb -O dts "$work/board.dtb") >"$work/routes.diff"; then
-		cat "$work/routes.diff" >&2
-		fail "the overlay and the .dtsi route give different trees"
-	fi
-	routes="the overlay gives the same tree"
-else
-	[ "$(grep -c ' absent$' "$work/props")" -gt 0 ] || fail "no $name.dtso, though the fragment deletes nothing"
-	routes="no overlay: the fragment deletes, which an overlay cannot (BC0105)"
-fi
+}
+fragment "$work" "$out" "$name"
 log "$(grep -vc ' absent$' "$work/props") properties set by the .dtsi, removed from QEMU's tree first, $(grep -c ' absent$' "$work/props") deleted; $routes"
 
 # --- the C outputs, built for arm64 with the reporting module ---------------
@@ -396,16 +431,28 @@ boardc_old_b $two_args
 EOF
 (cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 
+# --- the dma-ranges case -----------------------------------------------------
+# With the default board, the case testdata/cases/qemu-virt-ranges too
+# (scripts/target/ranges.sh), unless BOARDC_TARGET_RANGES=0.
+ranges=0
+if [ "$board" = boards/qemu-virt ] && [ "${BOARDC_TARGET_RANGES-1}" != 0 ]; then
+	ranges=1
+	# shellcheck source=scripts/target/ranges.sh
+	. scripts/target/ranges.sh
+	ranges_prepare
+fi
+
 # --- boot -------------------------------------------------------------------
 # boot MODE DTB LOG [PARAMS] boots the guest in a network namespace of its
 # own with a multi-queue tap for the virtio-net-pci NIC, PARAMS appended
-# to the kernel command line.
+# to the kernel command line, and the initramfs initrd (default the
+# board's).
 boot() {
 	"${netns[@]}" sh -c '
 		ip tuntap add dev tap0 mode tap multi_queue && ip link set tap0 up || exit 90
 		exec timeout 300 qemu-system-aarch64 "$@"' qemu "${machine[@]}" \
 		-nodefaults -nographic -no-reboot -serial stdio -monitor none \
-		-kernel "$kernel" -initrd "$work/initramfs.gz" -dtb "$2" \
+		-kernel "$kernel" -initrd "${initrd:-$work/initramfs.gz}" -dtb "$2" \
 		-append "console=ttyAMA0 quiet panic=-1 boardc.mode=$1${4:+ $4}" \
 		-global virtio-mmio.force-legacy=false \
 		-netdev tap,id=pcinet,ifname=tap0,script=no,downscript=no,queues=4 \
@@ -423,6 +470,12 @@ closing() {
 	}
 }
 
+if [ "$ranges" = 1 ]; then
+	log "$rg_name: booting $kver with and without the window, in the background"
+	ranges_boot &
+	ranges_pid=$!
+	ranges_t=$(date +%s)
+fi
 log "booting $kver with the fragment applied"
 t=$(date +%s)
 boot full "$work/board.dtb" "$work/full.log"
@@ -482,6 +535,14 @@ sed 's/^/  cmdline: /' "$work/cmdline.log.results" >&2
 cmdline=$(closing "$work/cmdline.log")
 read -r cpass _ cfail _ <<<"${cmdline//,/}"
 [ "$cfail" = 0 ] || fail "$cfail command-line check(s) failed on the target"
+
+if [ "$ranges" = 1 ]; then
+	wait "$ranges_pid" || true
+	ranges_pid=
+	log "$rg_name: its guests were done $(($(date +%s) - ranges_t))s after they started"
+	ranges_results
+	cpass=$((cpass + rg_pass))
+fi
 
 took=$(($(date +%s) - start))
 read -r npass _ nfail _ <<<"${full//,/}"

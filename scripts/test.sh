@@ -103,7 +103,9 @@ go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 20000x -fuzzminimizetime 100x .
 # Import over arbitrary .dtb bytes: no panic, bounded memory, CUE out.
 go test -run '^$' -fuzz '^FuzzImport$' -fuzztime 20000x -fuzzminimizetime 100x ./compiler/draft/
 # The outputs of boards/qemu-virt on Debian's arm64 kernel under QEMU,
-# with its negative controls; it installs and caches what it needs. On
+# with its negative controls, and beside them the dma-ranges case
+# (testdata/cases/qemu-virt-ranges: a bus DMA limit proven in the guest);
+# it installs and caches what it needs. On
 # Linux 6.12 it is one command away (BOARDC_TARGET_SERIES=6.12), out of
 # the suite for its time (docs/target-test.md).
 ./scripts/target-test.sh

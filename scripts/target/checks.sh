@@ -14,8 +14,11 @@
 # The kernel command line's boardc.mode is "full" (every check but the
 # command line's), "control" (the device-tree, DMA and command-line
 # checks, for a boot without the fragment or the command-line fragment,
-# where they must fail) or "cmdline" (the command-line checks only, for
-# a boot with the fragment of cmdline.txt, /boardc/cmdline.plan). Each check prints one line,
+# where they must fail), "cmdline" (the command-line checks only, for
+# a boot with the fragment of cmdline.txt, /boardc/cmdline.plan) or "dt"
+# (the device-tree, DMA and verifier checks, the verifier's negative
+# control and a read of virtio-rng, for the dma-ranges case,
+# scripts/target/ranges.sh). Each check prints one line,
 #   boardc-target: ok|FAIL|xfail|XPASS ID: detail
 # and the last line is "boardc-target: N passed, M failed".
 set -u
@@ -147,6 +150,10 @@ check_dma
 check_verifier
 # The control boot has no command-line fragment either.
 [ "$mode" = control ] && check_cmdline
+if [ "$mode" = dt ]; then
+	check_verifier_negative
+	check_hwrng
+fi
 if [ "$mode" = full ]; then
 	check_verifier_negative
 	check_netdevs
