@@ -7,9 +7,9 @@
 #   EDTLIB_SRC=~/python-devicetree bench/edtlib.sh
 #   BOARDC=/path/to/boardc bench/edtlib.sh
 #
-# Needs: python3 with PyYAML (Debian: python3-yaml), and edtlib's source,
-# a checkout of github.com/zephyrproject-rtos/python-devicetree (pure
-# Python: src/devicetree/{dtlib,edtlib,grutils}.py). EDTLIB_SRC names the
+# Needs: python3 (or $PYTHON) with PyYAML (Debian: python3-yaml), and
+# edtlib's source, a checkout of github.com/zephyrproject-rtos/python-devicetree
+# (pure Python: src/devicetree/{dtlib,edtlib,grutils}.py). EDTLIB_SRC names the
 # checkout; without it the script extracts HEAD of the git directory
 # EDTLIB_GIT (default /work/.mirror/zephyrproject-rtos+python-devicetree/repo)
 # into a temporary directory. It exits 2 when neither is there or PyYAML is
@@ -24,12 +24,15 @@
 #   boardc   boardc build -q -o OUT board   (evaluate with the schema,
 #            validate, lower, check, emit every output, write)
 #   export   cue export ./board --out json   (CUE's evaluation alone)
-#   edtlib   python3 bench/edtlib_driver.py synth.dts bindings: edtlib.EDT
+#   edtlib   python3 bench/edtlib_driver.py synth.dts bindings, its modules
+#            compiled (.pyc) by the untimed run: edtlib.EDT
 #            (parse the tree, match bindings, type the properties, regs,
 #            interrupts, dependency order) and a read of every node's
 #            values as Zephyr's gen_defines.py reads them; nothing written.
 # Before timing, the driver checks that edtlib matched every master to its
-# binding. Prints medians, ratios and the load average before and after.
+# binding. Prints medians, ratios and the load average before and after,
+# then, from one more run per size, how edtlib's CPU time splits between
+# importing it, EDT() and the reads (edtlib_driver.py --phases).
 set -euo pipefail
 
 RUNS=${RUNS:-5}
@@ -37,8 +40,11 @@ SIZES=${SIZES:-"100 1000 5000"}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-if ! python3 -c 'import yaml' 2>/dev/null; then
-	echo "bench/edtlib.sh: needs python3 with PyYAML (Debian: apt-get install python3-yaml)" >&2
+# The interpreter itself, not a wrapper (a pyenv shim is a shell script
+# that would be timed with it).
+python=$(${PYTHON:-python3} -c 'import yaml, sys; print(sys.executable)' 2>/dev/null || true)
+if [ -z "$python" ]; then
+	echo "bench/edtlib.sh: needs ${PYTHON:-python3} with PyYAML (Debian: apt-get install python3-yaml)" >&2
 	exit 2
 fi
 work=$(mktemp -d)
@@ -76,16 +82,19 @@ if [ -n "${BOARDC:-}" ]; then
 else
 	(cd "$root" && go build -o "$work/boardc" ./cmd/boardc)
 fi
-driver="PYTHONPATH=$src/src python3 -B $root/bench/edtlib_driver.py"
+# edtlib's modules are compiled (.pyc, in its source tree) by the untimed
+# run, as a build that has run once has them.
+unset PYTHONDONTWRITEBYTECODE
+driver="PYTHONPATH=$src/src $python $root/bench/edtlib_driver.py"
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-echo "boardc $(cd "$root" && git describe --always --dirty 2>/dev/null || echo '?'), edtlib ${edtver:-?} ($edtrev), $(python3 -c 'import sys, yaml; print("Python", sys.version.split()[0] + ", PyYAML", yaml.__version__, "libyaml" if yaml.__with_libyaml__ else "pure")'), ${cue:+$("$cue" version | head -n 1), }$(go version | cut -d' ' -f3)"
+echo "boardc $(cd "$root" && git describe --always --dirty 2>/dev/null || echo '?'), edtlib ${edtver:-?} ($edtrev), $("$python" -c 'import sys, yaml; print(sys.executable, sys.version.split()[0] + ", PyYAML", yaml.__version__, "libyaml" if yaml.__with_libyaml__ else "pure")'), ${cue:+$("$cue" version | head -n 1), }$(go version | cut -d' ' -f3)"
 echo "runs sequential, $RUNS rounds, medians; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 for n in $SIZES; do
 	mod=$work/n$n
 	"$work/gen" -n "$n" -o "$mod" -dts "$mod.dt" >/dev/null
-	read -r nodes masters _ < <(env PYTHONPATH="$src/src" python3 -B "$root/bench/edtlib_driver.py" "$mod.dt/synth.dts" "$mod.dt/bindings")
+	read -r nodes masters _ < <(env PYTHONPATH="$src/src" "$python" "$root/bench/edtlib_driver.py" "$mod.dt/synth.dts" "$mod.dt/bindings")
 	if [ "$masters" != "$n" ]; then
 		echo "bench/edtlib.sh: edtlib found $masters masters in the tree of $n" >&2
 		exit 1
@@ -115,6 +124,11 @@ for n in $SIZES; do
 		printf "%6d | %6.3f %6.3f %7.1f | %6.3f %6.3f %7.1f | ", n, bw / 1e9, bc / 1e9, br / 1048576, dw / 1e9, dc / 1e9, dr / 1048576
 		if (ew == "nan") printf "%6s %6s %7s | %8.2f %8.2f | %8s %8s\n", "-", "-", "-", bc / dc, bw / dw, "-", "-"
 		else printf "%6.3f %6.3f %7.1f | %8.2f %8.2f | %8.2f %8.2f\n", ew / 1e9, ec / 1e9, er / 1048576, bc / dc, bw / dw, bc / ec, bw / ew }'
+done
+echo
+echo "edtlib CPU time by phase, one run (the rest of the process's time is the interpreter's start):"
+for n in $SIZES; do
+	printf '%6d  %s\n' "$n" "$(env PYTHONPATH="$src/src" "$python" "$root/bench/edtlib_driver.py" --phases "$work/n$n.dt/synth.dts" "$work/n$n.dt/bindings" 2>&1 >/dev/null)"
 done
 echo
 echo "load average (bench/proc, per size):"
