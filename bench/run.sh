@@ -31,7 +31,6 @@ set -euo pipefail
 
 RUNS=${RUNS:-5}
 SIZES=${SIZES:-"100 1000 1250 5000"}
-CUE_VERSION=v0.17.1
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -41,14 +40,9 @@ if [ ! -x /usr/bin/time ]; then
 	echo "installing GNU time (apt-get install time)" >&2
 	apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq time; }
 fi
-cue=$(command -v cue || true)
-if [ -z "$cue" ]; then
-	cue=$(go env GOPATH)/bin/cue
-	if [ ! -x "$cue" ]; then
-		echo "installing cue $CUE_VERSION (go install cuelang.org/go/cmd/cue@$CUE_VERSION)" >&2
-		go install "cuelang.org/go/cmd/cue@$CUE_VERSION"
-	fi
-fi
+# shellcheck source=bench/cue-lib.sh
+. "$root/bench/cue-lib.sh"
+cue=$(find_cue)
 export CUE_REGISTRY=none
 
 (cd "$root" && go build -o "$work/gen" ./bench/gen)
