@@ -54,7 +54,7 @@ for d in "$work"/dtb/*.dtb; do
 done
 if [ "${FILL:-soc}" = soc ]; then
 	pkg=$(sed -n 's/^package //p' "$work/mod/soc/$soc"/*.cue | head -n 1)
-	printf 'package %s\n\nsoc: masters: [_]: dma: streaming: *32 | int\n' "$pkg" >"$work/mod/soc/$soc/fill.cue"
+	printf 'package %s\n\nsoc: masters: [_]: M={if M.bridge == _|_ {dma: streaming: *32 | int}}\n' "$pkg" >"$work/mod/soc/$soc/fill.cue"
 fi
 boards=()
 for dir in "$work"/mod/"$family"-*/; do

@@ -14,12 +14,13 @@ compile_dts() {
 # fill_board DIR fills the draft board package in DIR as internal/conform
 # fills a draft (conform.Filler): 32-bit DMA widths where neither import
 # nor the driver-facts catalogue gave one (a default, so that a width the
-# draft states wins), 1 GiB of RAM at 0 where the tree has none.
+# draft states wins; none on a PCIe host bridge, which has no width of its
+# own), 1 GiB of RAM at 0 where the tree has none.
 fill_board() {
 	local pkg
 	pkg=$(sed -n 's/^package //p' "$1/board.cue" | head -n 1)
 	{
-		printf '// corpus filler: 32-bit DMA widths where the catalogue gives none; memory 1 GiB at 0 where the tree has none\npackage %s\n\nsoc: masters: [_]: dma: streaming: *32 | int\n' "$pkg"
+		printf '// corpus filler: 32-bit DMA widths where the catalogue gives none; memory 1 GiB at 0 where the tree has none\npackage %s\n\nsoc: masters: [_]: M={if M.bridge == _|_ {dma: streaming: *32 | int}}\n' "$pkg"
 		grep -q '^memory:' "$1/board.cue" || echo 'memory: [{base: 0x0, size: 0x4000_0000}]'
 	} >"$1/fill.cue"
 }

@@ -96,11 +96,52 @@ func shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 	// What a board sets of a master changes nothing else of the SoC only
 	// if nothing else of it refers to the masters.
 	for _, f := range shape.soc.Files {
-		if refersTo(f, "masters") {
+		if refersTo(f, "masters") || refersTo(f, "soc") || !aliasesOneMaster(f) {
 			return onSoC{}, false
 		}
 	}
 	return shape, true
+}
+
+// aliasesOneMaster reports whether every alias and let of f names at most
+// one master: an alias is allowed only on a pattern constraint of a field
+// masters ([K=_]: M={...}), where it is the master the pattern applies to
+// or its key; any other could name the masters together.
+func aliasesOneMaster(f *ast.File) bool {
+	ok := true
+	var visit func(parent string) func(ast.Node) bool
+	visit = func(parent string) func(ast.Node) bool {
+		return func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Field:
+				name, _, _ := ast.LabelName(n.Label)
+				if _, pattern := n.Label.(*ast.ListLit); pattern && parent == "masters" {
+					if a, isAlias := n.Value.(*ast.Alias); isAlias {
+						ast.Walk(a.Expr, visit(""), nil)
+					} else if n.Value != nil {
+						ast.Walk(n.Value, visit(""), nil)
+					}
+					return false
+				}
+				if !plainLabel(n.Label) {
+					ast.Walk(n.Label, visit(name), nil)
+				}
+				if n.Value != nil && ok {
+					ast.Walk(n.Value, visit(name), nil)
+				}
+				return false
+			case *ast.Alias, *ast.LetClause:
+				ok = false
+			case *ast.IndexExpr:
+				if lit, isLit := n.Index.(*ast.BasicLit); isLit && (lit.Value == `"masters"` || lit.Value == `"soc"`) {
+					ok = false
+				}
+			}
+			return ok
+		}
+	}
+	ast.Walk(f, visit(""), nil)
+	return ok
 }
 
 // plainLabel reports whether l is an identifier or a string, not an

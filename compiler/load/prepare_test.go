@@ -14,12 +14,40 @@ import (
 // valid, one whose value conflicts with the SoC's, one that sets fields
 // of a master, one that refers to its SoC, one with a pattern over the
 // masters, one that sets a bus's field, one setting a master the SoC
-// lacks, one on an SoC that refers to its masters, one that does not
+// lacks, one on an SoC that refers to its masters, one on an SoC with
+// a pattern over its masters, one on an SoC with an alias naming its
+// masters together, one that does not
 // parse, one importing a package the module lacks, and one on an SoC
 // package of its own that does not parse.
 var bspModule = map[string]string{
-	"cue.mod/module.cue": "module: \"example.com/bsp@v0\"\nlanguage: version: \"v0.17.0\"\n",
-	"soc/s/s.cue": `package s
+	"cue.mod/module.cue":    "module: \"example.com/bsp@v0\"\nlanguage: version: \"v0.17.0\"\n",
+	"soc/s/s.cue":           socS,
+	"soc/broken/broken.cue": "package broken\n\nsoc: {\n",
+	// An SoC whose own fields refer to its masters.
+	"soc/r/r.cue": "package r\n\nimport \"example.com/bsp/soc/s\"\n\nsoc: s.soc\nsoc: cpus: clusters: [{core: \"arm,cortex-a53\", cpus: [0, len(soc.masters)]}]\n",
+	// An SoC with a pattern over its masters naming each (allowed), and
+	// one with an alias naming them together.
+	"soc/pat/pat.cue": strings.Replace(socS, "package s", "package pat", 1) + "soc: masters: [_]: M={if M.bridge == _|_ {irqCount: {}}}\n",
+	"soc/al/al.cue":   strings.Replace(socS, "package s", "package al", 1) + "soc: masters: X={dma0: driver: \"d\\(len(X))\"}\n",
+	"onpat/board.cue": onSoCPackage(board("onpat", "soc: masters: dma0: enabled: false\n"), "pat"),
+	"onal/board.cue":  onSoCPackage(board("onal", ""), "al"),
+	// Boards that set fields of the SoC's masters, and others.
+	"on/board.cue":         board("on", "soc: masters: dma0: {enabled: false, irqs: rx: \"dma0-rx\"}\n// A comment.\nsoc: masters: dma0: irqCount: rx: 2\n"),
+	"refers/board.cue":     board("refers", "model: \"on \" + soc.name\n"),
+	"pattern/board.cue":    board("pattern", "soc: masters: [_]: enabled: false\n"),
+	"buses/board.cue":      board("buses", "soc: buses: soc: addressBits: 40\n"),
+	"undeclared/board.cue": board("undeclared", "soc: masters: dma9: enabled: false\n"),
+	"onr/board.cue":        onSoCPackage(board("onr", ""), "r"),
+	"a/board.cue":          board("a", ""),
+	"b/board.cue":          board("b", "memory: [{base: 0x4000_0000, size: 0x8000_0000}]\n"),
+	"conflict/board.cue":   board("conflict", "soc: masters: dma0: bus: \"other\"\n"),
+	"syntax/board.cue":     "package syntax\n\nname: \"syntax\"\nsoc: {\n",
+	"missing/board.cue":    strings.Replace(board("missing", ""), "example.com/bsp/soc/s", "example.com/bsp/soc/none", 1),
+	"onbroken/board.cue":   onSoCPackage(board("onbroken", ""), "broken"),
+}
+
+// socS is the SoC package s.
+const socS = `package s
 
 soc: {
 	name: "s"
@@ -40,23 +68,12 @@ soc: {
 		irqs: {}
 	}
 }
-`,
-	"soc/broken/broken.cue": "package broken\n\nsoc: {\n",
-	// An SoC whose own fields refer to its masters.
-	"soc/r/r.cue": "package r\n\nimport \"example.com/bsp/soc/s\"\n\nsoc: s.soc\nsoc: cpus: clusters: [{core: \"arm,cortex-a53\", cpus: [0, len(soc.masters)]}]\n",
-	// Boards that set fields of the SoC's masters, and others.
-	"on/board.cue":         board("on", "soc: masters: dma0: {enabled: false, irqs: rx: \"dma0-rx\"}\n// A comment.\nsoc: masters: dma0: irqCount: rx: 2\n"),
-	"refers/board.cue":     board("refers", "model: \"on \" + soc.name\n"),
-	"pattern/board.cue":    board("pattern", "soc: masters: [_]: enabled: false\n"),
-	"buses/board.cue":      board("buses", "soc: buses: soc: addressBits: 40\n"),
-	"undeclared/board.cue": board("undeclared", "soc: masters: dma9: enabled: false\n"),
-	"onr/board.cue":        strings.Replace(strings.Replace(board("onr", ""), "soc/s\"", "soc/r\"", 1), "s.soc", "r.soc", 1),
-	"a/board.cue":          board("a", ""),
-	"b/board.cue":          board("b", "memory: [{base: 0x4000_0000, size: 0x8000_0000}]\n"),
-	"conflict/board.cue":   board("conflict", "soc: masters: dma0: bus: \"other\"\n"),
-	"syntax/board.cue":     "package syntax\n\nname: \"syntax\"\nsoc: {\n",
-	"missing/board.cue":    strings.Replace(board("missing", ""), "example.com/bsp/soc/s", "example.com/bsp/soc/none", 1),
-	"onbroken/board.cue":   strings.Replace(strings.Replace(board("onbroken", ""), "soc/s\"", "soc/broken\"", 1), "s.soc", "broken.soc", 1),
+`
+
+// onSoCPackage returns the board src on the SoC package named pkg
+// instead of s.
+func onSoCPackage(src, pkg string) string {
+	return strings.Replace(strings.Replace(src, "soc/s\"", "soc/"+pkg+"\"", 1), "s.soc", pkg+".soc", 1)
 }
 
 // board returns a board package named name on the SoC package s, with
@@ -86,11 +103,11 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
-	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "syntax", "missing", "onbroken"}
-	const loads = 9 // the boards before syntax load
+	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onal", "syntax", "missing", "onbroken"}
+	const loads = 11 // the boards before syntax load
 	// The boards the SoC is lowered once for: the others are evaluated
 	// whole.
-	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true}
+	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true}
 	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true}
 	var paths []string
 	for _, n := range names {
@@ -108,7 +125,7 @@ func TestPrepareChangesNoResult(t *testing.T) {
 		if inst == nil {
 			t.Fatalf("%s was not prepared: %v", p, prepared.prepared)
 		}
-		if names[i] != "onr" && (len(inst.Imports) != 1 || inst.Imports[0] != soc.Imports[0]) {
+		if !strings.HasPrefix(names[i], "on") && (len(inst.Imports) != 1 || inst.Imports[0] != soc.Imports[0]) {
 			t.Errorf("%s does not share the SoC's instance: %v and %v", p, inst.Imports, soc.Imports)
 		}
 		if _, ok := shapeOnSoC(inst); ok != onSoC[names[i]] {
