@@ -22,7 +22,6 @@ import (
 func (l *Loader) Prepare(paths []string) {
 	l.prepared, l.socs = map[string]*build.Instance{}, nil
 	byRoot := map[string][]string{}
-	checkers := map[string]*inputChecker{}
 	var roots []string
 	for _, path := range paths {
 		abs, err := filepath.Abs(path)
@@ -33,30 +32,29 @@ func (l *Loader) Prepare(paths []string) {
 			continue
 		}
 		root := moduleRoot(abs)
-		if root == "" || root == abs {
-			continue
-		}
-		c := checkers[root]
-		if c == nil {
-			c = newInputChecker(root)
-			checkers[root] = c
-		}
-		if file, _ := c.check(abs); file != "" {
-			continue
-		}
-		rel, err := filepath.Rel(root, abs)
-		if err != nil || !filepath.IsLocal(rel) || packagePathProblem(root, abs) != "" {
+		if rel, err := filepath.Rel(root, abs); root == "" || err != nil || rel == "." || !filepath.IsLocal(rel) {
 			continue
 		}
 		if _, ok := byRoot[root]; !ok {
 			roots = append(roots, root)
 		}
-		byRoot[root] = append(byRoot[root], "./"+filepath.ToSlash(rel))
+		byRoot[root] = append(byRoot[root], abs)
 	}
 	for _, root := range roots {
-		args := byRoot[root]
-		if len(args) < 2 {
+		if len(byRoot[root]) < 2 {
 			continue // nothing to share
+		}
+		c := newInputChecker(root)
+		var args []string
+		for _, abs := range byRoot[root] {
+			if file, _ := c.check(abs); file != "" || packagePathProblem(root, abs) != "" {
+				continue
+			}
+			rel, _ := filepath.Rel(root, abs)
+			args = append(args, "./"+filepath.ToSlash(rel))
+		}
+		if len(args) < 2 {
+			continue
 		}
 		insts := load.Instances(args, &load.Config{Dir: root, Registry: registry()})
 		if len(insts) != len(args) {
