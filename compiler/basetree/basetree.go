@@ -275,7 +275,7 @@ func (n *Node) DMARanges() (ranges [][3]uint64, has, ok bool) {
 	}
 	ranges = [][3]uint64{}
 	for i := 0; i < len(cells); i += w {
-		ranges = append(ranges, [3]uint64{number(cells[i : i+ac]), number(cells[i+ac : i+ac+pc]), number(cells[i+ac+pc : i+w])})
+		ranges = append(ranges, [3]uint64{Number(cells[i : i+ac]), Number(cells[i+ac : i+ac+pc]), Number(cells[i+ac+pc : i+w])})
 	}
 	return ranges, true, true
 }
@@ -296,13 +296,14 @@ func (n *Node) Reg() (regs [][2]uint64, ok bool) {
 	}
 	cells, _ := n.Cells("reg")
 	for i := 0; i+w <= len(cells); i += w {
-		regs = append(regs, [2]uint64{number(cells[i : i+ac]), number(cells[i+ac : i+w])})
+		regs = append(regs, [2]uint64{Number(cells[i : i+ac]), Number(cells[i+ac : i+w])})
 	}
 	return regs, true
 }
 
-// number reads big-endian cells, at most two, as one number.
-func number(cells []uint32) uint64 {
+// Number reads big-endian cells, at most two, as one number, as
+// of_read_number() (include/linux/of.h) does.
+func Number(cells []uint32) uint64 {
 	var v uint64
 	for _, x := range cells {
 		v = v<<32 | uint64(x)

@@ -133,21 +133,11 @@ func pciDMATop(n *basetree.Node) (uint64, bool) {
 	}
 	var top uint64
 	for i := 0; i < len(cells); i += w {
-		bus, size := cellsNumber(cells[i+1:i+3]), cellsNumber(cells[i+3+pc:i+w])
+		bus, size := basetree.Number(cells[i+1:i+3]), basetree.Number(cells[i+3+pc:i+w])
 		if size == 0 {
 			continue
 		}
 		top = max(top, bus+(size-1))
 	}
 	return top, true
-}
-
-// cellsNumber reads big-endian cells as one number, as of_read_number()
-// does.
-func cellsNumber(cells []uint32) uint64 {
-	var v uint64
-	for _, c := range cells {
-		v = v<<32 | uint64(c)
-	}
-	return v
 }
