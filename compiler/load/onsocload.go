@@ -66,11 +66,7 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 		return Partial{}, false
 	}
 	lw := &lowerer{pos: p, onSoC: &soc}
-	fallback := p.dirPos()
-	if tp := data.Pos(); tp.IsValid() {
-		fallback = p.convert(tp.Filename(), tp.Line(), tp.Column())
-	}
-	b := lw.board(node{v: data, pos: p, fallback: fallback, top: top})
+	b := lw.board(node{v: data, pos: p, fallback: p.dirPos(), top: top})
 	if len(lw.diags) > 0 || len(lw.missing) > 0 {
 		return Partial{}, false
 	}
