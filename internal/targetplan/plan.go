@@ -14,7 +14,8 @@
 //	cluster CPULIST                 CPUs sharing a cluster, as the kernel groups them
 //	master KEY PATH STATE STREAMING COHERENT SETTER
 //	                                STATE: coherent, noncoherent or optout;
-//	                                the DMA mask widths; SETTER: boardc (the
+//	                                the DMA mask widths (any: not stated, a
+//	                                bridge's endpoints'); SETTER: boardc (the
 //	                                generated C sets them), driver, or
 //	                                children (the bus driver sets them on the
 //	                                devices below the master's, and the
@@ -64,6 +65,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"boardc.dev/boardc"
@@ -115,23 +117,24 @@ func write(w io.Writer, b *ir.Board) error {
 	}
 	for _, m := range b.SoC.Masters {
 		if m.Enabled {
-			setter, dma, cdma := "boardc", m.DMABits, m.CoherentWidth()
+			setter, dma, cdma := "boardc", strconv.Itoa(m.DMABits), strconv.Itoa(m.CoherentWidth())
 			switch {
 			case m.IsBridge():
 				// The masks checked are the endpoints', which
 				// their own drivers set: the widest the
-				// description states (0: none stated).
-				setter = "driver"
+				// description states, any where it states none.
+				setter, dma, cdma = "driver", "any", "any"
 				if ws := m.Bridge.Endpoints; len(ws) > 0 {
-					dma, cdma = ws[len(ws)-1], ws[len(ws)-1]
+					dma, cdma = strconv.Itoa(ws[len(ws)-1]), strconv.Itoa(ws[len(ws)-1])
 				}
 			case m.DriverSets != nil && m.DriverSets.Children:
 				setter = "children"
-				dma, cdma = m.ChildWidths()
+				d, c := m.ChildWidths()
+				dma, cdma = strconv.Itoa(d), strconv.Itoa(c)
 			case m.DriverSets != nil:
 				setter = "driver"
 			}
-			fmt.Fprintf(&s, "master %s %s %s %d %d %s\n", m.Key, m.Node.Path, state(m), dma, cdma, setter)
+			fmt.Fprintf(&s, "master %s %s %s %s %s %s\n", m.Key, m.Node.Path, state(m), dma, cdma, setter)
 		}
 	}
 	writeVerify(&s, b)

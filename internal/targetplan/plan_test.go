@@ -23,7 +23,7 @@ board espressobin
 cluster 0-1
 master crypto /soc/bus@d0000000/crypto@90000 coherent 64 64 driver
 master eth0 /soc/bus@d0000000/ethernet@30000 noncoherent 32 32 boardc
-master pcie0 /soc/pcie@d0070000 noncoherent 32 32 driver
+master pcie0 /soc/pcie@d0070000 noncoherent any any driver
 master sata /soc/bus@d0000000/sata@e0000 noncoherent 32 32 driver
 master sdhci1 /soc/bus@d0000000/mmc@d0000 noncoherent 32 32 driver
 master usb2 /soc/bus@d0000000/usb@5e000 noncoherent 32 32 driver
@@ -39,7 +39,7 @@ limit usb3 0x0 0x0
 limit xor 0x0 0x0
 widths crypto 64 64 any any
 widths eth0 32 32 any any
-widths pcie0 32 32 any any
+widths pcie0 any any any any
 widths sata 32,64 32,64 any any
 widths sdhci1 32,64 32,64 any any
 widths usb2 32 32 any any

@@ -52,10 +52,12 @@ var driverWidths = map[string]map[string]string{
 		"crypto": "own 64/64 below any/any",
 		// mvneta_probe() (drivers/net/ethernet/marvell/mvneta.c) sets none.
 		"eth0": "own 32/32 below any/any",
-		// advk_pcie_probe() (drivers/pci/controller/pci-aardvark.c:1751)
-		// sets none; the endpoints' drivers set theirs (after the 32 bits
-		// of pci_setup_device(), drivers/pci/probe.c:1964).
-		"pcie0": "own 32/32 below any/any",
+		// A bridge: its own device does no DMA, and advk_pcie_probe()
+		// (drivers/pci/controller/pci-aardvark.c:1751) sets none; the
+		// endpoints' drivers set theirs (after the 32 bits of
+		// pci_setup_device(), drivers/pci/probe.c:1964), which the
+		// description does not state.
+		"pcie0": "own any/any below any/any",
 		// ahci_platform_init_host(), as above.
 		"sata": "own 32,64/32,64 below any/any",
 		// sdhci_set_dma_mask(), drivers/mmc/host/sdhci.c:4066, 4076; PIO:

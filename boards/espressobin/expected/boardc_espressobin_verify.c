@@ -81,7 +81,7 @@ static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
 	/*
 	 * crypto: /soc/bus@d0000000/crypto@90000 (crypto-safexcel), 64-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:68; its driver sets 64 bits
-	 * (soc/armada37xx/armada37xx.cue:205)
+	 * (soc/armada37xx/armada37xx.cue:209)
 	 */
 	{ "crypto", "/soc/bus@d0000000/crypto@90000", true,
 	  { 0x8000000000000000ULL, 0x8000000000000000ULL, "64", "64" },
@@ -96,18 +96,20 @@ static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
 	  { 0x0ULL, 0x0ULL, "any", "any" },
 	  0x0ULL, 0x0ULL, false },
 	/*
-	 * pcie0: /soc/pcie@d0070000 (advk-pcie), 32-bit DMA,
-	 * soc/armada37xx/armada37xx.cue:191; its driver sets 32 bits
-	 * (soc/armada37xx/armada37xx.cue:227)
+	 * pcie0: /soc/pcie@d0070000 (advk-pcie), a PCIe host bridge,
+	 * soc/armada37xx/armada37xx.cue:194; its own device does no DMA, its
+	 * masks are printed as information; the PCI devices behind it are
+	 * checked for coherency and bus limit, their masks printed as
+	 * information
 	 */
 	{ "pcie0", "/soc/pcie@d0070000", false,
-	  { 0x80000000ULL, 0x80000000ULL, "32", "32" },
+	  { 0x0ULL, 0x0ULL, "any", "any" },
 	  { 0x0ULL, 0x0ULL, "any", "any" },
 	  0x0ULL, 0x0ULL, false },
 	/*
 	 * sata: /soc/bus@d0000000/sata@e0000 (ahci-mvebu), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:174; its driver sets 32 or 64 bits
-	 * (soc/armada37xx/armada37xx.cue:223)
+	 * (soc/armada37xx/armada37xx.cue:227)
 	 */
 	{ "sata", "/soc/bus@d0000000/sata@e0000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -116,7 +118,7 @@ static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
 	/*
 	 * sdhci1: /soc/bus@d0000000/mmc@d0000 (xenon-sdhci), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:157; its driver sets 32 or 64 bits
-	 * (soc/armada37xx/armada37xx.cue:219)
+	 * (soc/armada37xx/armada37xx.cue:223)
 	 */
 	{ "sdhci1", "/soc/bus@d0000000/mmc@d0000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -125,7 +127,7 @@ static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
 	/*
 	 * usb2: /soc/bus@d0000000/usb@5e000 (orion-ehci), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:130; its driver sets 32 bits
-	 * (soc/armada37xx/armada37xx.cue:213)
+	 * (soc/armada37xx/armada37xx.cue:217)
 	 */
 	{ "usb2", "/soc/bus@d0000000/usb@5e000", false,
 	  { 0x80000000ULL, 0x80000000ULL, "32", "32" },
@@ -134,7 +136,7 @@ static const struct boardc_verify_master boardc_espressobin_verify_masters[] = {
 	/*
 	 * usb3: /soc/bus@d0000000/usb@58000 (xhci-hcd), 32-bit DMA,
 	 * soc/armada37xx/armada37xx.cue:119; its driver sets 32 or 64 bits
-	 * (soc/armada37xx/armada37xx.cue:209)
+	 * (soc/armada37xx/armada37xx.cue:213)
 	 */
 	{ "usb3", "/soc/bus@d0000000/usb@58000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },

@@ -140,7 +140,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * crypto: /soc/crypto@8000000 (caam), 49-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:122; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 40 or 49 bits
-	 * (soc/ls2088a/ls2088a.cue:271)
+	 * (soc/ls2088a/ls2088a.cue:277)
 	 */
 	{ "crypto", "/soc/crypto@8000000", true,
 	  { 0x1008080000000ULL, 0x1008080000000ULL, "32,40,49", "32,40,49" },
@@ -161,7 +161,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * sata0: /soc/sata@3200000 (ahci-qoriq), 64-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:281)
+	 * (soc/ls2088a/ls2088a.cue:287)
 	 */
 	{ "sata0", "/soc/sata@3200000", true,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -171,7 +171,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * sata1: /soc/sata@3210000 (ahci-qoriq), 64-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:155; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:281)
+	 * (soc/ls2088a/ls2088a.cue:287)
 	 */
 	{ "sata1", "/soc/sata@3210000", true,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -181,7 +181,7 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	 * smmu: /soc/iommu@5000000 (arm-smmu), 48-bit DMA,
 	 * soc/ls2088a/ls2088a.cue:136; bus limit from the dma-ranges of soc,
 	 * soc/ls2088a/ls2088a.cue:56; its driver sets 32, 36, 40, 42, 44 or 48
-	 * bits (soc/ls2088a/ls2088a.cue:277)
+	 * bits (soc/ls2088a/ls2088a.cue:283)
 	 */
 	{ "smmu", "/soc/iommu@5000000", true,
 	  { 0x8a8880000000ULL, 0x8a8880000000ULL, "32,36,40,42,44,48", "32,36,40,42,44,48" },
@@ -189,9 +189,9 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	  0xffffffffffffULL, 0xffffffffffffULL, false, NULL },
 	/*
 	 * usb0: /soc/bus/usb@3100000 (dwc3), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:202; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:295)
+	 * (soc/ls2088a/ls2088a.cue:294)
 	 */
 	{ "usb0", "/soc/bus/usb@3100000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
@@ -199,9 +199,9 @@ static const struct boardc_verify_master boardc_ls2088a_rdb_verify_masters[] = {
 	  0xffffffffffULL, 0xffffffffffULL, false, NULL },
 	/*
 	 * usb1: /soc/bus/usb@3110000 (dwc3), 64-bit DMA,
-	 * soc/ls2088a/ls2088a.cue:196; bus limit from the dma-ranges of usbbus,
+	 * soc/ls2088a/ls2088a.cue:202; bus limit from the dma-ranges of usbbus,
 	 * soc/ls2088a/ls2088a.cue:68; its driver sets 32 or 64 bits
-	 * (soc/ls2088a/ls2088a.cue:295)
+	 * (soc/ls2088a/ls2088a.cue:294)
 	 */
 	{ "usb1", "/soc/bus/usb@3110000", false,
 	  { 0x8000000080000000ULL, 0x8000000080000000ULL, "32,64", "32,64" },
