@@ -44,6 +44,8 @@ type Loader struct {
 	// the SoC packages their boards are on, lowered (loadOnSoC).
 	prepared map[string]*build.Instance
 	socs     map[*build.Instance]*socTemplate
+	// sharableSoCs caches sharable, by SoC package.
+	sharableSoCs map[*build.Instance]bool
 	// socDef and masterDef are #SoC and #Master, compiled with board.
 	socDef, masterDef cue.Value
 }

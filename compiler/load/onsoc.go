@@ -24,13 +24,13 @@ type onSoC struct {
 // shapeOnSoC returns the shape of the board package inst, and whether it
 // is one: every top-level declaration of its files is a package clause,
 // an import, a comment or a plain field; exactly one field soc is the
-// soc of an imported package of the module, whose files refer to no
-// masters; any other field soc sets only fields of masters.KEY, without
+// soc of an imported package of the module, one whose masters nothing
+// else of it refers to (sharable); any other field soc sets only fields of masters.KEY, without
 // referring to soc or masters; and no other field refers to an
 // identifier soc. Anything else (an embedding, a comprehension, a let, a
 // pattern, a reference into soc) is evaluated whole, as CUE's
 // unification defines it.
-func shapeOnSoC(inst *build.Instance) (onSoC, bool) {
+func (l *Loader) shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 	var shape onSoC
 	imported := map[string]*build.Instance{}
 	for _, imp := range inst.Imports {
@@ -90,17 +90,29 @@ func shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 			}
 		}
 	}
-	if shape.soc == nil || len(shape.soc.Files) == 0 {
+	if shape.soc == nil || len(shape.soc.Files) == 0 || !l.sharable(shape.soc) {
 		return onSoC{}, false
 	}
-	// What a board sets of a master changes nothing else of the SoC only
-	// if nothing else of it refers to the masters.
-	for _, f := range shape.soc.Files {
-		if refersTo(f, "masters") || refersTo(f, "soc") || !aliasesOneMaster(f) {
-			return onSoC{}, false
-		}
-	}
 	return shape, true
+}
+
+// sharable reports whether what a board sets of a master of the SoC
+// package inst changes nothing else of the SoC: whether nothing else of it
+// refers to the masters. It reads the package's files once per Prepare.
+func (l *Loader) sharable(inst *build.Instance) bool {
+	ok, done := l.sharableSoCs[inst]
+	if done {
+		return ok
+	}
+	ok = true
+	for _, f := range inst.Files {
+		ok = ok && !refersTo(f, "masters") && !refersTo(f, "soc") && aliasesOneMaster(f)
+	}
+	if l.sharableSoCs == nil {
+		l.sharableSoCs = map[*build.Instance]bool{}
+	}
+	l.sharableSoCs[inst] = ok
+	return ok
 }
 
 // aliasesOneMaster reports whether every alias and let of f names at most

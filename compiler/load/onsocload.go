@@ -39,7 +39,7 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if inst == nil {
 		return Partial{}, false
 	}
-	shape, ok := shapeOnSoC(inst)
+	shape, ok := l.shapeOnSoC(inst)
 	if !ok {
 		return Partial{}, false
 	}
@@ -109,9 +109,7 @@ func (l *Loader) socTemplate(inst *build.Instance, p *positions) *socTemplate {
 		return t
 	}
 	t.soc, t.masters, t.ok = soc, n.at("masters").Pos(), true
-	for _, i := range instances(inst) {
-		l.spendFiles(i)
-	}
+	l.spend(inst)
 	return t
 }
 

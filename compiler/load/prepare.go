@@ -20,7 +20,7 @@ import (
 // exactly those of a board loaded alone. Preparing changes no result; an
 // instance prepared and never asked for is dropped by the next Prepare.
 func (l *Loader) Prepare(paths []string) {
-	l.prepared, l.socs = map[string]*build.Instance{}, nil
+	l.prepared, l.socs, l.sharableSoCs = map[string]*build.Instance{}, nil, nil
 	byRoot := map[string][]string{}
 	var roots []string
 	for _, path := range paths {

@@ -128,7 +128,7 @@ func TestPrepareChangesNoResult(t *testing.T) {
 		if !strings.HasPrefix(names[i], "on") && (len(inst.Imports) != 1 || inst.Imports[0] != soc.Imports[0]) {
 			t.Errorf("%s does not share the SoC's instance: %v and %v", p, inst.Imports, soc.Imports)
 		}
-		if _, ok := shapeOnSoC(inst); ok != onSoC[names[i]] {
+		if _, ok := prepared.shapeOnSoC(inst); ok != onSoC[names[i]] {
 			t.Errorf("%s: shapeOnSoC = %v, want %v", names[i], ok, onSoC[names[i]])
 		}
 	}
