@@ -13,7 +13,9 @@ import (
 // corpusRoot returns the extracted upstream corpus (../shared/corpus
 // beside the repository, or $BOARDC_SHARED/corpus), laid out as a kernel
 // tree. Where the tarball is absent the test skips naming its path, and
-// fails under BOARDC_REQUIRE_TOOLS=1 or BOARDC_REQUIRE_SHARED=1.
+// fails under BOARDC_REQUIRE_SHARED=1, as internal/conform's does: the
+// corpus is shared data beside the repository, not a tool a machine
+// installs (scripts/test.sh requires it where the shared set is present).
 func corpusRoot(t *testing.T) string {
 	t.Helper()
 	testtool.Look(t, "cpp", "cpp")
@@ -25,8 +27,8 @@ func corpusRoot(t *testing.T) string {
 	p := filepath.Join(shared, "corpus", conform.Tarball)
 	if _, err := os.Stat(p); err != nil {
 		what := p + " is not present (the upstream arm64 corpus; set BOARDC_SHARED to the directory holding corpus/)"
-		if testtool.Required() || os.Getenv("BOARDC_REQUIRE_SHARED") == "1" {
-			t.Fatal(what)
+		if os.Getenv("BOARDC_REQUIRE_SHARED") == "1" {
+			t.Fatal(what + " (BOARDC_REQUIRE_SHARED=1)")
 		}
 		t.Skip(what)
 	}

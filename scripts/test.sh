@@ -57,7 +57,7 @@ shared=${BOARDC_SHARED:-../shared}
 if [ -d "$shared/upstream-dts" ]; then
 	export BOARDC_REQUIRE_SHARED=1
 else
-	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestTopology, TestPropSource, TestRoundTrip, TestBuildrootDTSCompiles and TestCorpus are skipped" >&2
+	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestTopology, TestPropSource, TestRoundTrip, TestBuildrootDTSCompiles, TestCorpus, TestEIP97 and TestPrecision are skipped" >&2
 fi
 # go test ./... below runs internal/conform's TestCorpus on its fixed
 # sample of the upstream arm64 corpus ($shared/corpus, one board per
