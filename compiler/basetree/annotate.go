@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -28,7 +29,7 @@ func (c Compile) annotate(ctx context.Context, pre []byte, dts string, inc []str
 	args := append([]string{"-q", "-I", "dts", "-O", "dts", "-T", "-T"}, dtcIncludes(dts, inc)...)
 	args = append(args, "-o", "-", "-")
 	var out, stderr bytes.Buffer
-	dtc := exec.CommandContext(ctx, Tools.DTC, args...)
+	dtc := exec.CommandContext(ctx, c.dtcTool(), args...)
 	dtc.Stdin, dtc.Stdout, dtc.Stderr = bytes.NewReader(pre), &out, &stderr
 	if err := dtc.Run(); err != nil {
 		return toolError("dtc", err, stderr.String())
@@ -99,4 +100,23 @@ func (c Compile) relSource(file string) string {
 // (Compile.Annotate) or has no such property.
 func (t *Tree) PropSource(path, prop string) string {
 	return t.sources[path][prop]
+}
+
+// SourceFiles returns the files the tree's properties are set in, each
+// once and sorted, as PropSource names them; nil when the tree was not
+// compiled with its sources.
+func (t *Tree) SourceFiles() []string {
+	seen := map[string]bool{}
+	var files []string
+	for _, props := range t.sources {
+		for _, at := range props {
+			f := at[:strings.LastIndexByte(at, ':')]
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+	}
+	sort.Strings(files)
+	return files
 }

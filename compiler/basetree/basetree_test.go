@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -149,6 +150,11 @@ func TestPropSourceDTCInclude(t *testing.T) {
 	}
 	if got, want := tree.PropSource("/", "dma-coherent"), filepath.ToSlash(filepath.Join(dir, "soc.dtsi"))+":2"; got != want {
 		t.Errorf("dma-coherent from %q, want %q", got, want)
+	}
+	// SourceFiles lists each file once, whatever it sets.
+	want := []string{filepath.ToSlash(dts), filepath.ToSlash(filepath.Join(dir, "soc.dtsi"))}
+	if got := tree.SourceFiles(); !slices.Equal(got, want) {
+		t.Errorf("SourceFiles() = %q, want %q", got, want)
 	}
 }
 

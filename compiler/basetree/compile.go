@@ -28,6 +28,16 @@ type Compile struct {
 	// Annotate records where each property is set (Tree.PropSource),
 	// at the cost of a second dtc run.
 	Annotate bool
+	// DTCProgram is the dtc to run; "" for Tools.DTC.
+	DTCProgram string
+}
+
+// dtcTool is the dtc c runs.
+func (c Compile) dtcTool() string {
+	if c.DTCProgram != "" {
+		return c.DTCProgram
+	}
+	return Tools.DTC
 }
 
 // IncludePrefixes is where a kernel tree keeps the include directory of
@@ -130,7 +140,7 @@ func (c Compile) dtc(ctx context.Context, pre []byte, dts string, inc []string) 
 	args := append([]string{"-I", "dts", "-O", "dtb", "-@", "-b", "0"}, dtcIncludes(dts, inc)...)
 	args = append(args, "-o", "-", "-")
 	var dtb, stderr bytes.Buffer
-	dtc := exec.CommandContext(ctx, Tools.DTC, args...)
+	dtc := exec.CommandContext(ctx, c.dtcTool(), args...)
 	dtc.Stdin, dtc.Stdout, dtc.Stderr = bytes.NewReader(pre), &dtb, &stderr
 	if err := dtc.Run(); err != nil {
 		return nil, toolError("dtc", err, stderr.String())

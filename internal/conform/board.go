@@ -90,6 +90,10 @@ type Result struct {
 	// files build writes), without compiling the tree or the round trip;
 	// 0 when build did not pass.
 	BoardcSeconds float64
+	// Kernel is true when the board's tree reads a file of the arch/arm
+	// or arch/riscv device trees the corpus took from a kernel source
+	// archive (WithKernel).
+	Kernel bool
 	// Masters are the compatibles of each DMA master of the board's
 	// draft, most specific first, for the driver-facts coverage
 	// (CoverageOf); nil when the import failed.
@@ -139,12 +143,25 @@ var (
 func (cp *Corpus) run(ctx context.Context, c *boardc.Compiler, dts, work string, r *Result, at *progress) {
 	rel := DTSDir + "/" + dts
 	comp := basetree.Compile{Root: cp.Root, DTS: rel, Annotate: true}
+	if cp.Kernel != nil {
+		comp.DTCProgram = cp.Kernel.DTC
+	}
 	tree, err := comp.Build(ctx)
 	if err != nil {
-		r.fail(Compile, err.Error(), Normalize(err.Error()))
+		cause := Normalize(err.Error())
+		if cp.Kernel != nil && strings.Contains(cause, "(the corpus has no src/") {
+			cause = strings.TrimSuffix(cause, ")") + ", nor has " + cp.Kernel.Archive + ")"
+		}
+		r.fail(Compile, err.Error(), cause)
 		return
 	}
 	r.pass(Compile)
+	for _, f := range tree.SourceFiles() {
+		if strings.HasPrefix(f, "arch/arm/") || strings.HasPrefix(f, "arch/riscv/") {
+			r.Kernel = true
+			break
+		}
+	}
 	at.reach(Import, r)
 	boardcStart := time.Now()
 

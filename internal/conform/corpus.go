@@ -46,6 +46,18 @@ type Corpus struct {
 	// Boards are the board .dts files, relative to DTSDir, sorted:
 	// "freescale/imx8mp-evk.dts", "exynos/google/gs101-oriole.dts".
 	Boards []string
+	// Kernel, when not nil, gave Root its arch/arm and arch/riscv and
+	// compiles its boards (WithKernel).
+	Kernel *Kernel
+}
+
+// cacheDir is where corpora and kernel parts are extracted: CacheEnv,
+// else a directory under os.TempDir().
+func cacheDir() string {
+	if c := os.Getenv(CacheEnv); c != "" {
+		return c
+	}
+	return filepath.Join(os.TempDir(), "boardc-corpus")
 }
 
 // Open extracts the tarball into the cache directory (CacheEnv, else one
@@ -59,10 +71,7 @@ func Open(tarball string) (*Corpus, error) {
 	}
 	sum := sha256.Sum256(data)
 	digest := hex.EncodeToString(sum[:])
-	cache := os.Getenv(CacheEnv)
-	if cache == "" {
-		cache = filepath.Join(os.TempDir(), "boardc-corpus")
-	}
+	cache := cacheDir()
 	root := filepath.Join(cache, digest[:16])
 	if _, err := os.Stat(filepath.Join(root, DTSDir)); err != nil {
 		if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -156,14 +165,19 @@ func extract(data []byte, dir string) error {
 // layout adds to the extracted tree at dir the links of a kernel tree:
 // arch/arm64/boot/dts is src/arm64, and the include prefixes name arm64
 // and dt-bindings (scripts/dtc/include-prefixes in Linux). The tarball
-// has no src/arm or src/riscv, so a board that includes <arm/...> or
-// <riscv/...> fails to compile, and is recorded so.
+// has no src/arm or src/riscv: a board that includes <arm/...> or
+// <riscv/...> compiles only in the corpus WithKernel gives.
 func layout(dir string) error {
-	links := map[string]string{
+	return symlinks(dir, map[string]string{
 		DTSDir:                               "../../../src/arm64",
 		"scripts/dtc/include-prefixes/arm64": "../../../src/arm64",
 		"scripts/dtc/include-prefixes/dt-bindings": "../../../include/dt-bindings",
-	}
+	})
+}
+
+// symlinks makes each link below dir (a slash-separated path) point to
+// its target.
+func symlinks(dir string, links map[string]string) error {
 	for link, target := range links {
 		p := filepath.Join(dir, filepath.FromSlash(link))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

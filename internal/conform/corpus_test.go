@@ -43,6 +43,29 @@ func tarball(t *testing.T) string {
 	return p
 }
 
+// kernelSource returns the kernel parts the corpus lacks
+// (conform.OpenKernel), from $BOARDC_CORPUS_KSRC or the archive
+// linux-source-6.12 installs, skipping or failing the test as a missing
+// tool does when the archive or a tool that builds dtc is missing.
+func kernelSource(t *testing.T) *conform.Kernel {
+	t.Helper()
+	archive := os.Getenv(conform.KernelEnv)
+	if archive == "" {
+		archive = conform.DefaultKernel
+	}
+	if _, err := os.Stat(archive); err != nil {
+		testtool.Missing(t, archive+" is not present (the arm and riscv device trees and the dtc the corpus's boards need; or set "+conform.KernelEnv+")", "linux-source-6.12")
+	}
+	for name, pkg := range conform.KernelTools {
+		testtool.Look(t, name, pkg)
+	}
+	k, err := conform.OpenKernel(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // TestCorpus runs the corpus, the CI sample (conform.Sample) by default
 // or every board with BOARDC_CORPUS=full, and fails when a stage passes
 // on fewer boards than corpus.baseline.json says. With BOARDC_UPDATE=1
@@ -62,6 +85,9 @@ func TestCorpus(t *testing.T) {
 
 	cp, err := conform.Open(tb)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if cp, err = cp.WithKernel(kernelSource(t)); err != nil {
 		t.Fatal(err)
 	}
 	sample := conform.Sample(cp.Boards)

@@ -156,6 +156,18 @@ func Report(run *Run, sample []string, tarball string) []byte {
 	p("")
 	p("1. **compile**: cpp and dtc build the `.dts` as kbuild does (`compiler/basetree`),")
 	p("   in the corpus laid out as a kernel tree (`arch/arm64/boot/dts`, `scripts/dtc/include-prefixes`).")
+	if run.Kernel != "" {
+		k := 0
+		for _, r := range run.Results {
+			if r.Kernel {
+				k++
+			}
+		}
+		p("   The tarball has no `src/arm` or `src/riscv`, and Debian's dtc 1.6.1 cannot read every board:")
+		p("   `arch/arm/boot/dts`, `arch/riscv/boot/dts` and the dtc kbuild builds from `scripts/dtc`")
+		p("   come from `%s` (`conform.OpenKernel`), the nearest Linux this machine has.", run.Kernel)
+		p("   On %d boards a property comes from its `arch/arm` or `arch/riscv`: v7.1 boards over that kernel's `.dtsi`.", k)
+	}
 	p("2. **import**: `compiler/draft` writes the draft, as `boardc import` does.")
 	p("3. **coherent**: the draft's coherent masters are exactly the tree's: each master coherent")
 	p("   where `of_dma_is_coherent()` would be (a `dma-coherent` on an ancestor covers its")

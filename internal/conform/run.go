@@ -36,6 +36,9 @@ type Run struct {
 	Load [2]string
 	// Workers is how many boards ran at once.
 	Workers int
+	// Kernel is the kernel source archive whose arch/arm, arch/riscv and
+	// dtc the boards compiled with; "" for none (Corpus.Kernel).
+	Kernel string
 }
 
 // Run takes each of boards (paths relative to DTSDir) through every
@@ -54,6 +57,9 @@ func (cp *Corpus) Run(boards []string, o Options) (*Run, error) {
 	}
 	defer os.RemoveAll(work)
 	run := &Run{Results: make([]Result, len(boards)), Workers: o.Workers, Load: [2]string{loadAvg(), ""}}
+	if cp.Kernel != nil {
+		run.Kernel = cp.Kernel.Archive
+	}
 	cpu0 := cpuTime()
 	start := time.Now()
 	next := make(chan int)
