@@ -5,10 +5,25 @@
 # compile_dts DTS DTB compiles a board of the corpus as kbuild does (cpp,
 # then dtc -@), with its vendor directory, src/arm64 and include on the
 # include path; it fails, leaving no DTB, when the board does not compile.
+# With KERNEL_DIR, a directory internal/conform's OpenKernel made from a
+# kernel source archive (the corpus cache's linux-source-6.12-*), the
+# <arm/...> and <riscv/...> includes the corpus lacks come from its
+# arch/arm and arch/riscv device trees and its scripts/dtc/dtc compiles,
+# as in CORPUS.md.
 compile_dts() {
-	cpp -nostdinc -I "$(dirname "$1")" -I src/arm64 -I include -undef -D__DTS__ \
+	local inc=() dtc=dtc
+	if [ -n "${KERNEL_DIR:-}" ]; then
+		if [ ! -d kernel-prefixes ]; then
+			mkdir -p kernel-prefixes
+			ln -s "$KERNEL_DIR/arch/arm/boot/dts" kernel-prefixes/arm
+			ln -s "$KERNEL_DIR/arch/riscv/boot/dts" kernel-prefixes/riscv
+		fi
+		inc=(-I kernel-prefixes)
+		dtc=$KERNEL_DIR/scripts/dtc/dtc
+	fi
+	cpp -nostdinc -I "$(dirname "$1")" -I src/arm64 -I include "${inc[@]}" -undef -D__DTS__ \
 		-x assembler-with-cpp "$1" 2>/dev/null |
-		dtc -q -I dts -O dtb -@ -o "$2" - 2>/dev/null || { rm -f "$2"; return 1; }
+		"$dtc" -q -I dts -O dtb -@ -o "$2" - 2>/dev/null || { rm -f "$2"; return 1; }
 }
 
 # fill_board DIR fills the draft board package in DIR as internal/conform

@@ -6,6 +6,9 @@
 #   bench/corpus.sh                # every board the corpus compiles
 #   LIMIT=200 bench/corpus.sh      # the first 200 boards, in path order
 #   BOARDC=/path/to/boardc bench/corpus.sh
+#   KERNEL_DIR=$TMPDIR/boardc-corpus/linux-source-6.12-... bench/corpus.sh
+#                                  # with arch/arm, arch/riscv and dtc from
+#                                  # the kernel sources (bench/corpus-lib.sh)
 #
 # Each board is compiled as kbuild does (cpp, then dtc -@), imported into
 # a CUE module of its own (boardc import), and filled as internal/conform
@@ -14,8 +17,9 @@
 # user + system; the load average is printed before and after):
 #   one call      boardc build -o OUT BOARD... with every board
 #   per board     one boardc build process per board, one after another
-# Boards that do not compile (they include src/arm, which the corpus does
-# not hold) or do not import are counted and left out of both.
+# Boards that do not compile (without KERNEL_DIR, those that include
+# src/arm, which the corpus does not hold) or do not import are counted and
+# left out of both.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
