@@ -4,7 +4,9 @@
 
 # compile_dts DTS DTB compiles a board of the corpus as kbuild does (cpp,
 # then dtc -@), with its vendor directory, src/arm64 and include on the
-# include path; it fails, leaving no DTB, when the board does not compile.
+# include path, and the vendor directory on dtc's for a dtc /include/
+# (kbuild's -i $(dir $<)); it fails, leaving no DTB, when the board does
+# not compile.
 # With KERNEL_DIR, a directory internal/conform's OpenKernel made from a
 # kernel source archive (the corpus cache's linux-source-6.12-*), the
 # <arm/...> and <riscv/...> includes the corpus lacks come from its
@@ -23,7 +25,7 @@ compile_dts() {
 	fi
 	cpp -nostdinc -I "$(dirname "$1")" -I src/arm64 -I include "${inc[@]}" -undef -D__DTS__ \
 		-x assembler-with-cpp "$1" 2>/dev/null |
-		"$dtc" -q -I dts -O dtb -@ -o "$2" - 2>/dev/null || { rm -f "$2"; return 1; }
+		"$dtc" -q -I dts -O dtb -@ -i "$(dirname "$1")" -o "$2" - 2>/dev/null || { rm -f "$2"; return 1; }
 }
 
 # fill_board DIR fills the draft board package in DIR as internal/conform
