@@ -1,6 +1,7 @@
 package load
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,9 @@ type onSoC struct {
 	soc *build.Instance
 	// masters are the keys of the masters the board sets fields of.
 	masters []string
+	// field is the board's field soc: NAME.soc, in file.
+	field *ast.Field
+	file  *ast.File
 }
 
 // shapeOnSoC returns the shape of the board package inst, and whether it
@@ -77,7 +81,7 @@ func (l *Loader) shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 					if shape.soc != nil {
 						return onSoC{}, false
 					}
-					shape.soc = imp
+					shape.soc, shape.field, shape.file = imp, d, f
 					continue
 				}
 				ms, ok := mastersOnly(d.Value)
@@ -247,4 +251,43 @@ func refersTo(x ast.Node, name string) bool {
 	}
 	ast.Walk(x, visit, nil)
 	return found
+}
+
+// mastersOf returns the board package inst of the shape onSoC with its
+// field soc: NAME.soc narrowed to the masters the board sets fields of:
+// soc: masters: {KEY: NAME.soc.masters["KEY"], ...}, declared after
+// everything else of the board, as the SoC's fields come after the
+// board's own in the whole board, so that each field of a master keeps
+// its order and position. Each master the board sets is then the SoC's
+// master unified with what the board says of it, as in the whole board
+// (a pattern's alias of the master sees the board's fields), and the
+// board's value no longer holds a copy of every other field of the SoC,
+// which CUE would evaluate again for each board. Only the master's own
+// position differs, which applyOnSoC takes from the SoC.
+func (shape onSoC) mastersOf(inst *build.Instance) *build.Instance {
+	sel := shape.field.Value.(*ast.SelectorExpr)
+	var elts []ast.Decl
+	seen := map[string]bool{}
+	for _, key := range shape.masters {
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		ref := &ast.IndexExpr{X: &ast.SelectorExpr{X: sel, Sel: ast.NewIdent("masters")}, Index: ast.NewString(key)}
+		elts = append(elts, &ast.Field{Label: ast.NewString(key), Value: ref})
+	}
+	narrowed := &ast.Field{Label: shape.field.Label, Value: ast.NewStruct(&ast.Field{Label: ast.NewIdent("masters"), Value: &ast.StructLit{Elts: elts}})}
+	c := *inst
+	c.Files = make([]*ast.File, len(inst.Files))
+	for i, f := range inst.Files {
+		nf := *f
+		if f == shape.file {
+			nf.Decls = slices.DeleteFunc(slices.Clone(f.Decls), func(d ast.Decl) bool { return d == shape.field })
+		}
+		if i == len(inst.Files)-1 {
+			nf.Decls = append(slices.Clone(nf.Decls), narrowed)
+		}
+		c.Files[i] = &nf
+	}
+	return &c
 }

@@ -53,7 +53,7 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if err != nil {
 		return Partial{}, false
 	}
-	data := ctx.BuildInstance(inst)
+	data := ctx.BuildInstance(shape.mastersOf(inst))
 	if data.Err() != nil {
 		return Partial{}, false
 	}
@@ -142,6 +142,12 @@ func (l *Loader) applyOnSoC(t *socTemplate, keys []string, data cue.Value, p *po
 		if m.Bus = soc.Bus(bus); m.Bus == nil {
 			return ir.SoC{}, false
 		}
+		// The master's own position is the SoC's: in the whole board,
+		// the SoC's declarations of it come after the board's (its
+		// fields are reached through soc: NAME.soc), and CUE places a
+		// struct at the last of them; here the board's value reaches
+		// the master through a reference (onSoC.mastersOf).
+		m.Pos = t.soc.Masters[i].Pos
 		soc.Masters[i] = m
 	}
 	soc.DeriveDPNIs()
