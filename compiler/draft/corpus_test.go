@@ -15,23 +15,23 @@ import (
 )
 
 // TestCorpus drafts boards of the upstream arm64 corpus extracted at
-// $BOARDC_CORPUS (the directory holding src/ and include/) and prints,
+// $BOARDC_DRAFT_CORPUS (the directory holding src/ and include/) and prints,
 // per board, the masters drafted and the upstream dma-coherent nodes the
 // draft does not carry (a coherent master, or a bus coherent for all its
 // masters whose fact is that node's); a dma-coherent bus node with no
 // master below it is counted apart (idle: the draft has nothing to carry
-// it on). $BOARDC_CORPUS_BOARDS lists the
+// it on). $BOARDC_DRAFT_CORPUS_BOARDS lists the
 // boards (paths below src/arm64, space-separated), or "random:N:SEED"
-// picks N of them; $BOARDC_CORPUS_LIST=1 also prints the SoC's
+// picks N of them; $BOARDC_DRAFT_CORPUS_LIST=1 also prints the SoC's
 // compatibles and each master's path.
-// It skips without $BOARDC_CORPUS.
+// It skips without $BOARDC_DRAFT_CORPUS.
 func TestCorpus(t *testing.T) {
-	dir := os.Getenv("BOARDC_CORPUS")
+	dir := os.Getenv("BOARDC_DRAFT_CORPUS")
 	if dir == "" {
-		t.Skip("BOARDC_CORPUS names no extracted corpus")
+		t.Skip("BOARDC_DRAFT_CORPUS names no extracted corpus")
 	}
 	src := filepath.Join(dir, "src", "arm64")
-	boards := strings.Fields(os.Getenv("BOARDC_CORPUS_BOARDS"))
+	boards := strings.Fields(os.Getenv("BOARDC_DRAFT_CORPUS_BOARDS"))
 	if len(boards) == 1 && strings.HasPrefix(boards[0], "random:") {
 		f := strings.Split(boards[0], ":")
 		n, _ := strconv.Atoi(f[1])
@@ -86,7 +86,7 @@ func TestCorpus(t *testing.T) {
 		extra += len(ext)
 		idles += len(idle)
 		fmt.Printf("%-60s masters %3d  missing %3d %v  extra %d %v  idle %v\n", b, len(g.masters), len(miss), miss, len(ext), ext, idle)
-		if os.Getenv("BOARDC_CORPUS_LIST") != "" {
+		if os.Getenv("BOARDC_DRAFT_CORPUS_LIST") != "" {
 			compat, _ := tree.Node("/").Strings("compatible")
 			board := nameOf(strings.TrimSuffix(filepath.Base(b), ".dts"))
 			fmt.Printf("soc %s %q of %q\n", b, socCompatibles(compat, board), compat)

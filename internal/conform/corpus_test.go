@@ -66,7 +66,7 @@ func kernelSource(t *testing.T) *conform.Kernel {
 	return k
 }
 
-// TestCorpus runs the corpus, the CI sample (conform.Sample) by default
+// TestCorpus runs the corpus, the sample (conform.Sample) by default
 // or every board with BOARDC_CORPUS=full, and fails when a stage passes
 // on fewer boards than corpus.baseline.json says. With BOARDC_UPDATE=1
 // it records the run instead: the sample's counts, or with

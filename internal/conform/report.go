@@ -141,7 +141,7 @@ const changesTree = "the fragment changes the tree: "
 const topCauses = 12
 
 // Report returns CORPUS.md for the full run; sample names the boards of
-// the CI sample, sampleTime the wall and CPU time of the sample alone,
+// the sample, sampleTime the wall and CPU time of the sample alone,
 // and tarball the corpus file as the report names it.
 func Report(run *Run, sample []string, tarball string) []byte {
 	var b bytes.Buffer
@@ -241,7 +241,8 @@ func Report(run *Run, sample []string, tarball string) []byte {
 	}
 	p("")
 	sc := CountsOf(Of(run.Results, sample))
-	p("The CI sample (`go test ./internal/conform`; one board per vendor directory and SoC family,")
+	p("The README's test command (`scripts/test.sh`) runs every board. The sample a plain")
+	p("`go test ./internal/conform` runs (one board per vendor directory and SoC family,")
 	p("the first in sorted order of each: `conform.Sample`) is %d boards; in this run they pass:", sc.Boards)
 	var parts []string
 	for _, s := range Stages() {
