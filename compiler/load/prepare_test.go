@@ -30,7 +30,11 @@ var bspModule = map[string]string{
 	"soc/pat/pat.cue": strings.Replace(socS, "package s", "package pat", 1) + "soc: masters: [_]: M={if M.bridge == _|_ {irqCount: {}}}\n",
 	"soc/al/al.cue":   strings.Replace(socS, "package s", "package al", 1) + "soc: masters: X={dma0: driver: \"d\\(len(X))\"}\n",
 	"onpat/board.cue": onSoCPackage(board("onpat", "soc: masters: dma0: enabled: false\n"), "pat"),
-	"onal/board.cue":  onSoCPackage(board("onal", ""), "al"),
+	// A pattern that reads a field a board sets: the board's master is
+	// what the pattern makes of the SoC's and the board's fields together.
+	"soc/rd/rd.cue":  strings.Replace(socS, "package s", "package rd", 1) + "soc: masters: [_]: M={if M.driver != _|_ {irqs: drv: \"dma0-\\(M.driver)\"}}\n",
+	"onrd/board.cue": onSoCPackage(board("onrd", "soc: masters: dma0: driver: \"d\"\n"), "rd"),
+	"onal/board.cue": onSoCPackage(board("onal", ""), "al"),
 	// Boards that set fields of the SoC's masters, and others.
 	"on/board.cue":         board("on", "soc: masters: dma0: {enabled: false, irqs: rx: \"dma0-rx\"}\n// A comment.\nsoc: masters: dma0: irqCount: rx: 2\n"),
 	"refers/board.cue":     board("refers", "model: \"on \" + soc.name\n"),
@@ -103,11 +107,11 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
-	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onal", "syntax", "missing", "onbroken"}
-	const loads = 11 // the boards before syntax load
+	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "syntax", "missing", "onbroken"}
+	const loads = 12 // the boards before syntax load
 	// The boards the SoC is lowered once for: the others are evaluated
 	// whole.
-	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true}
+	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true}
 	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true}
 	var paths []string
 	for _, n := range names {
@@ -159,6 +163,12 @@ func TestPrepareChangesNoResult(t *testing.T) {
 		}
 		if !inError[names[i]] && want.Board == nil {
 			t.Errorf("%s does not load:\n%s", names[i], diagText(want.Diagnostics))
+		}
+		// The case is one only if the pattern saw the board's driver.
+		if names[i] == "onrd" && got.Board != nil {
+			if irqs := got.Board.SoC.Masters[0].IRQs; len(irqs) != 1 || irqs[0].Name != "dma0-d" {
+				t.Errorf("onrd: IRQs %+v, want the pattern's dma0-d", irqs)
+			}
 		}
 		if inError[names[i]] && !want.Diagnostics.HasErrors() {
 			t.Errorf("%s loads without error; the test needs it in error", names[i])
