@@ -59,9 +59,9 @@ func (n node) at(name string) node {
 func (n node) val(name string) node {
 	if n.top != nil {
 		// A board's field, unified with the schema's on its own.
-		return node{v: n.top[name], pos: n.pos, src: n.v.LookupPath(cue.MakePath(cue.Str(name))), hasSrc: true}
+		return node{v: n.top[name], pos: n.pos, src: n.v.LookupPath(n.pos.field(name)), hasSrc: true}
 	}
-	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos}
+	return node{v: n.v.LookupPath(n.pos.field(name)), pos: n.pos}
 }
 
 // exists reports whether the field is present.
