@@ -20,7 +20,8 @@ import (
 //	go test -bench . -run '^$' .
 //
 // Evaluate is CUE's part (load, build, unify with the schema, validate);
-// Lower, Checks and each emitter are boardc's own; Compile is the whole.
+// Lower, Checks, each emitter and Manifest are boardc's own; Compile is the
+// whole.
 // Evaluate, Lower and Compile report cpu-ns/op beside ns/op: the process's
 // user and system time per operation, the collector's included, which a
 // machine shared with other jobs disturbs less than the wall time.
@@ -170,6 +171,26 @@ func BenchmarkCompile(b *testing.B) {
 				if r := c.Compile(bb.dir, boardc.Options{}); r.Diagnostics.HasErrors() {
 					b.Fatalf("%v", r.Diagnostics)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkManifest encodes a compiled board's manifest.json, the last
+// file a Compile makes.
+func BenchmarkManifest(b *testing.B) {
+	c, err := boardc.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bb := range benchBoards(b) {
+		b.Run(bb.name, func(b *testing.B) {
+			r := c.Compile(bb.dir, boardc.Options{})
+			if r.Diagnostics.HasErrors() {
+				b.Fatalf("%v", r.Diagnostics)
+			}
+			for b.Loop() {
+				r.Manifest.Encode()
 			}
 		})
 	}
