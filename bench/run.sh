@@ -5,6 +5,7 @@
 #   bench/run.sh                 # N = 100 1000 1250 5000, 5 rounds
 #   RUNS=9 SIZES="100 5000" bench/run.sh
 #   BOARDC=/path/to/boardc bench/run.sh   # time another boardc binary
+#   BASE=/path/to/old/boardc bench/run.sh  # and an older one in the same rounds
 #
 # For each N, bench/gen writes a CUE module (soc package + board package).
 # Timed, one process at a time (runs are sequential, never in parallel):
@@ -20,6 +21,9 @@
 #             in the package, in one process, as boardc evaluates it.
 #             boardc/vet1 is what boardc adds to CUE's own work (lowering,
 #             checks, emitting, writing; and its own top-level field check).
+#   base      BASE build -o OUT board, when BASE names another boardc
+#             binary: timed in the same rounds, and compared with boardc
+#             in a second table (CPU, peak RSS).
 # Each command runs once untimed first (page cache, cue's module cache).
 # The timed runs go in rounds: each round runs every command on every size
 # once, so that the machine's drift during the run is shared by all columns
@@ -52,6 +56,9 @@ else
 	(cd "$root" && go build -o "$work/boardc" ./cmd/boardc)
 fi
 "$work/boardc" schema >"$work/schema.cue"
+if [ -n "${BASE:-}" ]; then
+	cp "$BASE" "$work/base"
+fi
 
 # timed FILE CMD...: one timed run of CMD; appends "wall_us rss_kb cpu_s"
 # to FILE, cpu_s the process's user + system time.
@@ -86,6 +93,9 @@ cue_pair() {
 round() {
 	local n=$1 sfx=$2 mod="$work/n$1"
 	(cd "$mod" && timed "$work/t.boardc.$n$sfx" "$work/boardc" build -q -o "$work/out" board)
+	if [ -n "${BASE:-}" ]; then
+		(cd "$mod" && timed "$work/t.base.$n$sfx" "$work/base" build -q -o "$work/out.base" board)
+	fi
 	(cd "$mod" && timed "$work/t.export.$n$sfx" "$cue" export ./board --out json)
 	(cd "$mod.vet1" && timed "$work/t.vet1.$n$sfx" "$cue" vet -c ./board)
 	(cd "$mod" && cue_pair "$work/t.cue.$n$sfx")
@@ -120,6 +130,17 @@ for n in $SIZES; do
 		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f %11.2f  %10.3f %10.3f %17.2f\n",
 			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, v / 1e6, vr / 1024, b / c, b / e, b / v, bc, ec, bc / ec }'
 done
+if [ -n "${BASE:-}" ]; then
+	echo
+	echo "base: $BASE, in the same rounds"
+	printf '%6s  %10s %10s %12s  %10s %10s %10s\n' N base_cpu boardc_cpu boardc/base base_MB boardc_MB export_cpu
+	for n in $SIZES; do
+		t=$work/t
+		awk -v n="$n" -v bc="$(median "$t.base.$n" 3)" -v nc="$(median "$t.boardc.$n" 3)" \
+			-v br="$(median "$t.base.$n" 2)" -v nr="$(median "$t.boardc.$n" 2)" -v ec="$(median "$t.export.$n" 3)" 'BEGIN {
+			printf "%6d  %10.3f %10.3f %12.2f  %10.1f %10.1f %10.3f\n", n, bc, nc, nc / bc, br / 1024, nr / 1024, ec }'
+	done
+fi
 echo
 for pair in "5000 1250" "4000 1000"; do
 	read -r hi lo <<<"$pair"
