@@ -331,19 +331,26 @@ func (p *Printer) Comment(indent string, v ...any) {
 		}
 		// Wrap at the width: each line holds the indent, the prefix, a
 		// space and words.
-		line := ""
-		for _, word := range strings.Fields(l.comment(para.text)) {
-			if line != "" && col+len(l.prefix)+1+utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > l.width {
-				c.line(line, o)
-				line = ""
+		// n counts the runes of line, which is built in place rather
+		// than by a new string for every word.
+		var line strings.Builder
+		n := 0
+		for word := range strings.FieldsSeq(l.comment(para.text)) {
+			w := utf8.RuneCountInString(word)
+			if n > 0 && col+len(l.prefix)+1+n+1+w > l.width {
+				c.line(line.String(), o)
+				line.Reset()
+				n = 0
 			}
-			if line != "" {
-				line += " "
+			if n > 0 {
+				line.WriteByte(' ')
+				n++
 			}
-			line += word
+			line.WriteString(word)
+			n += w
 		}
-		if line != "" {
-			c.line(line, o)
+		if n > 0 {
+			c.line(line.String(), o)
 		}
 	}
 	c.End()
