@@ -198,9 +198,34 @@ func (p *Printer) Raw(s string) {
 // render returns the text of t and the origin its parts add.
 func (p *Printer) render(t Text) (string, Origin) {
 	var b strings.Builder
+	// Room for the whole text at once, where growing with each part
+	// cost an allocation for most of them.
+	b.Grow(textLen(t))
 	var o OriginSet
 	p.renderTo(&b, &o, t)
 	return b.String(), o.Origin()
+}
+
+// textLen returns about how many bytes t renders to: its strings' and
+// refs' lengths exactly, a position's src with room for its line.
+func textLen(t Text) int {
+	n := 0
+	for _, x := range t {
+		switch x := x.(type) {
+		case string:
+			n += len(x)
+		case ir.Pos:
+			n += len(x.Src) + 6
+		case Cite:
+			n += len(x.Ref)
+		case Text:
+			n += textLen(x)
+		case Origin:
+		default:
+			n += 8
+		}
+	}
+	return n
 }
 
 // renderTo writes the text of t to b and adds the origin its parts add
