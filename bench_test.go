@@ -12,6 +12,7 @@ import (
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/internal/benchcpu"
 	"boardc.dev/boardc/internal/synth"
+	"boardc.dev/boardc/outputs"
 )
 
 // The benchmarks time each stage of a build on every in-tree board and on
@@ -176,19 +177,27 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
-// BenchmarkManifest encodes a compiled board's manifest.json, the last
-// file a Compile makes.
+// BenchmarkManifest makes a compiled board's manifest entries, the
+// origins of every line of every file (Entries), and encodes its
+// manifest.json (Encode), the last file a Compile makes.
 func BenchmarkManifest(b *testing.B) {
 	c, err := boardc.New()
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, bb := range benchBoards(b) {
-		b.Run(bb.name, func(b *testing.B) {
-			r := c.Compile(bb.dir, boardc.Options{})
-			if r.Diagnostics.HasErrors() {
-				b.Fatalf("%v", r.Diagnostics)
+		r := c.Compile(bb.dir, boardc.Options{})
+		if r.Diagnostics.HasErrors() {
+			b.Fatalf("%v", r.Diagnostics)
+		}
+		b.Run("Entries/"+bb.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, f := range r.Files {
+					outputs.ManifestEntry(f)
+				}
 			}
+		})
+		b.Run("Encode/"+bb.name, func(b *testing.B) {
 			for b.Loop() {
 				r.Manifest.Encode()
 			}
