@@ -19,7 +19,7 @@ type positions struct {
 	// names caches the display and provenance names of each file.
 	names map[string][2]string
 	// paths caches the path of each field name lowering looks up: a path
-	// made for every lookup cost two allocations.
+	// made for every lookup cost an allocation each.
 	paths map[string]cue.Path
 }
 
