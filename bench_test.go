@@ -12,6 +12,7 @@ import (
 	"boardc.dev/boardc/compiler/load"
 	"boardc.dev/boardc/internal/benchcpu"
 	"boardc.dev/boardc/internal/synth"
+	"boardc.dev/boardc/outputs"
 )
 
 // The benchmarks time each stage of a build on every in-tree board and on
@@ -20,7 +21,8 @@ import (
 //	go test -bench . -run '^$' .
 //
 // Evaluate is CUE's part (load, build, unify with the schema, validate);
-// Lower, Checks and each emitter are boardc's own; Compile is the whole.
+// Lower, Checks, each emitter and Manifest are boardc's own; Compile is the
+// whole.
 // Evaluate, Lower and Compile report cpu-ns/op beside ns/op: the process's
 // user and system time per operation, the collector's included, which a
 // machine shared with other jobs disturbs less than the wall time.
@@ -170,6 +172,34 @@ func BenchmarkCompile(b *testing.B) {
 				if r := c.Compile(bb.dir, boardc.Options{}); r.Diagnostics.HasErrors() {
 					b.Fatalf("%v", r.Diagnostics)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkManifest makes a compiled board's manifest entries, the
+// origins of every line of every file (Entries), and encodes its
+// manifest.json (Encode), the last file a Compile makes.
+func BenchmarkManifest(b *testing.B) {
+	c, err := boardc.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bb := range benchBoards(b) {
+		r := c.Compile(bb.dir, boardc.Options{})
+		if r.Diagnostics.HasErrors() {
+			b.Fatalf("%v", r.Diagnostics)
+		}
+		b.Run("Entries/"+bb.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, f := range r.Files {
+					outputs.ManifestEntry(f)
+				}
+			}
+		})
+		b.Run("Encode/"+bb.name, func(b *testing.B) {
+			for b.Loop() {
+				r.Manifest.Encode()
 			}
 		})
 	}

@@ -5,6 +5,7 @@
 #   bench/run.sh                 # N = 100 1000 1250 5000, 5 rounds
 #   RUNS=9 SIZES="100 5000" bench/run.sh
 #   BOARDC=/path/to/boardc bench/run.sh   # time another boardc binary
+#   BASE=/path/to/old/boardc bench/run.sh  # and an older one in the same rounds
 #
 # For each N, bench/gen writes a CUE module (soc package + board package).
 # Timed, one process at a time (runs are sequential, never in parallel):
@@ -17,16 +18,21 @@
 #             RSS the larger one. boardc/cue compares against this pair.
 #   vet1      cue vet -c ./board in a copy of the module whose board package
 #             holds `boardc schema --package board`: the schema evaluated
-#             in the package, in one process, as boardc evaluates it.
-#             boardc/vet1 is what boardc adds to CUE's own work (lowering,
-#             checks, emitting, writing; and its own top-level field check).
+#             in the package, once, in one process (boardc evaluates the
+#             description, then unifies it with #Board). boardc/vet1 is
+#             what boardc adds to that (the second evaluation, lowering,
+#             checks, emitting, writing; its own top-level field check).
+#   base      BASE build -o OUT board, when BASE names another boardc
+#             binary: timed in the same rounds, and compared with boardc
+#             in a second table (CPU, peak RSS).
 # Each command runs once untimed first (page cache, cue's module cache).
 # The timed runs go in rounds: each round runs every command on every size
 # once, so that the machine's drift during the run is shared by all columns
 # and the ratios compare runs made close together.
-# Wall time is measured with date +%s%N around /usr/bin/time, which reports
-# the peak RSS (%M) and the CPU time, user + system (%U + %S), which a busy
-# machine disturbs less than the wall time. The scaling ratio is t(5000)/t(1250) when both sizes run.
+# bench/proc -once runs each command and reports its wall time, its peak
+# RSS and its CPU time, user + system, to the microsecond (getrusage),
+# which a busy machine disturbs less than the wall time. The scaling ratio
+# is t(5000)/t(1250) when both sizes run.
 set -euo pipefail
 
 RUNS=${RUNS:-5}
@@ -36,33 +42,28 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [ ! -x /usr/bin/time ]; then
-	echo "installing GNU time (apt-get install time)" >&2
-	apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq time; }
-fi
 # shellcheck source=bench/cue-lib.sh
 . "$root/bench/cue-lib.sh"
 cue=$(find_cue)
 export CUE_REGISTRY=none
 
-(cd "$root" && go build -o "$work/gen" ./bench/gen)
+(cd "$root" && go build -o "$work/gen" ./bench/gen && go build -o "$work/proc" ./bench/proc)
 if [ -n "${BOARDC:-}" ]; then
 	cp "$BOARDC" "$work/boardc"
 else
 	(cd "$root" && go build -o "$work/boardc" ./cmd/boardc)
 fi
 "$work/boardc" schema >"$work/schema.cue"
+if [ -n "${BASE:-}" ]; then
+	cp "$BASE" "$work/base"
+fi
 
 # timed FILE CMD...: one timed run of CMD; appends "wall_us rss_kb cpu_s"
 # to FILE, cpu_s the process's user + system time.
 timed() {
 	local file=$1
 	shift
-	local t0 t1
-	t0=$(date +%s%N)
-	/usr/bin/time -f '%M %U %S' -o "$work/rss" "$@" >/dev/null
-	t1=$(date +%s%N)
-	echo "$(((t1 - t0) / 1000)) $(tail -n 1 "$work/rss" | awk '{print $1, $2 + $3}')" >>"$file"
+	"$work/proc" -once "$@" >>"$file"
 }
 
 # median FILE COLUMN
@@ -71,21 +72,23 @@ median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# The pair: export, then vet of its output, timed as one run, RSS the larger.
+# The pair: export, then vet of its output, timed as one run: the sum of
+# the times, the larger RSS.
 cue_pair() {
-	local file=$1 t0 t1
-	t0=$(date +%s%N)
-	/usr/bin/time -f '%M %U %S' -o "$work/rss1" "$cue" export ./board --out json >"$work/board.json"
-	/usr/bin/time -f '%M %U %S' -o "$work/rss2" "$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
-	t1=$(date +%s%N)
-	tail -q -n 1 "$work/rss1" "$work/rss2" | awk -v us=$(((t1 - t0) / 1000)) \
-		'{ if ($1 > r) r = $1; c += $2 + $3 } END { print us, r, c }' >>"$file"
+	local file=$1
+	{
+		"$work/proc" -once -stdout "$work/board.json" "$cue" export ./board --out json
+		"$work/proc" -once "$cue" vet -c -d '#Board' "$work/schema.cue" "$work/board.json"
+	} | awk '{ w += $1; if ($2 > r) r = $2; c += $3 } END { print w, r, c }' >>"$file"
 }
 
 # round N FILE-SUFFIX: each command once on the module of size N.
 round() {
 	local n=$1 sfx=$2 mod="$work/n$1"
 	(cd "$mod" && timed "$work/t.boardc.$n$sfx" "$work/boardc" build -q -o "$work/out" board)
+	if [ -n "${BASE:-}" ]; then
+		(cd "$mod" && timed "$work/t.base.$n$sfx" "$work/base" build -q -o "$work/out.base" board)
+	fi
 	(cd "$mod" && timed "$work/t.export.$n$sfx" "$cue" export ./board --out json)
 	(cd "$mod.vet1" && timed "$work/t.vet1.$n$sfx" "$cue" vet -c ./board)
 	(cd "$mod" && cue_pair "$work/t.cue.$n$sfx")
@@ -117,9 +120,20 @@ for n in $SIZES; do
 	awk -v n="$n" -v b="$b" -v c="$c" -v e="$e" -v v="$v" \
 		-v br="$(median "$t.boardc.$n" 2)" -v cr="$(median "$t.cue.$n" 2)" -v er="$(median "$t.export.$n" 2)" \
 		-v vr="$(median "$t.vet1.$n" 2)" -v bc="$(median "$t.boardc.$n" 3)" -v ec="$(median "$t.export.$n" 3)" 'BEGIN {
-		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f %11.2f  %10.3f %10.3f %17.2f\n",
+		printf "%6d  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.3f %8.1f  %10.2f %13.2f %11.2f  %10.4f %10.4f %17.2f\n",
 			n, b / 1e6, br / 1024, c / 1e6, cr / 1024, e / 1e6, er / 1024, v / 1e6, vr / 1024, b / c, b / e, b / v, bc, ec, bc / ec }'
 done
+if [ -n "${BASE:-}" ]; then
+	echo
+	echo "base: $BASE, in the same rounds"
+	printf '%6s  %10s %10s %12s  %10s %10s %10s\n' N base_cpu boardc_cpu boardc/base base_MB boardc_MB export_cpu
+	for n in $SIZES; do
+		t=$work/t
+		awk -v n="$n" -v bc="$(median "$t.base.$n" 3)" -v nc="$(median "$t.boardc.$n" 3)" \
+			-v br="$(median "$t.base.$n" 2)" -v nr="$(median "$t.boardc.$n" 2)" -v ec="$(median "$t.export.$n" 3)" 'BEGIN {
+			printf "%6d  %10.4f %10.4f %12.2f  %10.1f %10.1f %10.4f\n", n, bc, nc, nc / bc, br / 1024, nr / 1024, ec }'
+	done
+fi
 echo
 for pair in "5000 1250" "4000 1000"; do
 	read -r hi lo <<<"$pair"

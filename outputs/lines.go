@@ -43,14 +43,15 @@ func (l Lines) MarshalJSON() ([]byte, error) {
 
 // encode writes l as compact JSON, as MarshalJSON returns it.
 func (l Lines) encode(b *bytes.Buffer) {
-	b.WriteString(`{"at":` + jsonString(l.Runs.String()))
+	b.WriteString(`{"at":`)
+	writeJSONString(b, l.Runs.String())
 	if len(l.Refs) > 0 {
 		b.WriteString(`,"refs":[`)
 		for i, r := range l.Refs {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(jsonString(string(r)))
+			writeJSONString(b, string(r))
 		}
 		b.WriteByte(']')
 	}
@@ -60,7 +61,7 @@ func (l Lines) encode(b *bytes.Buffer) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(jsonString(p.String()))
+			writeJSONString(b, p.String())
 		}
 		b.WriteByte(']')
 	}

@@ -137,7 +137,10 @@ func (m *Manifest) Encode() []byte {
 				if j > 0 {
 					b.WriteByte(',')
 				}
-				b.WriteString("\n        " + jsonString(k) + ": " + jsonString(f.Names[k].String()))
+				b.WriteString("\n        ")
+				writeJSONString(&b, k)
+				b.WriteString(": ")
+				writeJSONString(&b, f.Names[k].String())
 			}
 			b.WriteString("\n      }")
 		}
@@ -153,14 +156,28 @@ func (m *Manifest) Encode() []byte {
 	return b.Bytes()
 }
 
-// jsonString returns s as a JSON string, as jsonText would.
-func jsonString(s string) string {
+// writeJSONString writes s to b as a JSON string, as jsonText would
+// return it, without making the string unless it needs escaping: a
+// manifest writes several for every annotation.
+func writeJSONString(b *bytes.Buffer, s string) {
+	if !plainJSON(s) {
+		b.WriteString(jsonText(s))
+		return
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
+}
+
+// plainJSON reports whether s is written in JSON as it is, between
+// quotes.
+func plainJSON(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return jsonText(s)
+			return false
 		}
 	}
-	return `"` + s + `"`
+	return true
 }
 
 // jsonText returns v as compact JSON, without escaping HTML.

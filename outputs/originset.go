@@ -30,11 +30,11 @@ func (s *OriginSet) Add(o Origin) {
 // AddRef adds the element ref and the positions pos, as Origin.And does.
 func (s *OriginSet) AddRef(ref ir.Ref, pos ...ir.Pos) {
 	if ref != "" {
-		s.refs.add(ref, ref)
+		s.refs.add(ref, ref, refKey)
 	}
 	for _, p := range pos {
 		if p.IsValid() {
-			s.pos.add(p, SrcLineOf(p))
+			s.pos.add(p, SrcLineOf(p), SrcLineOf)
 		}
 	}
 }
@@ -54,24 +54,26 @@ func nameKey(n string) string { return n }
 // map; below it, scanning is cheaper.
 const indexFrom = 8
 
-// keyedList is a list of distinct keys, in the order added.
+// keyedList is a list of distinct keys, in the order added. Below
+// indexFrom elements, a key is found by scanning the list and computing
+// the keys of its elements, which allocates nothing: most origins hold
+// one or two of each.
 type keyedList[T any, K comparable] struct {
 	list []T
 	// borrowed: list is the slice of an origin added as it is; it is
 	// copied before anything is appended.
 	borrowed bool
 	index    map[K]struct{}
-	keys     []K // the keys of list, while it is not indexed
 }
 
-// has reports whether the list holds key k.
-func (l *keyedList[T, K]) has(k K) bool {
+// has reports whether the list holds key k; key gives an element's key.
+func (l *keyedList[T, K]) has(k K, key func(T) K) bool {
 	if l.index != nil {
 		_, ok := l.index[k]
 		return ok
 	}
-	for _, x := range l.keys {
-		if x == k {
+	for _, x := range l.list {
+		if key(x) == k {
 			return true
 		}
 	}
@@ -79,8 +81,8 @@ func (l *keyedList[T, K]) has(k K) bool {
 }
 
 // add appends x, of key k, when the list lacks k.
-func (l *keyedList[T, K]) add(x T, k K) {
-	if l.has(k) {
+func (l *keyedList[T, K]) add(x T, k K, key func(T) K) {
+	if l.has(k, key) {
 		return
 	}
 	if l.borrowed {
@@ -92,13 +94,11 @@ func (l *keyedList[T, K]) add(x T, k K) {
 		l.index[k] = struct{}{}
 		return
 	}
-	l.keys = append(l.keys, k)
-	if len(l.keys) >= indexFrom {
-		l.index = make(map[K]struct{}, 2*len(l.keys))
-		for _, k := range l.keys {
-			l.index[k] = struct{}{}
+	if len(l.list) >= indexFrom {
+		l.index = make(map[K]struct{}, 2*len(l.list))
+		for _, x := range l.list {
+			l.index[key(x)] = struct{}{}
 		}
-		l.keys = nil
 	}
 }
 
@@ -113,7 +113,7 @@ func (l *keyedList[T, K]) addAll(xs []T, valid func(T) bool, key func(T) K) {
 	}
 	for _, x := range xs {
 		if valid(x) {
-			l.add(x, key(x))
+			l.add(x, key(x), key)
 		}
 	}
 }
@@ -122,13 +122,10 @@ func (l *keyedList[T, K]) addAll(xs []T, valid func(T) bool, key func(T) K) {
 // distinct, and reports whether it did.
 func (l *keyedList[T, K]) borrowAll(xs []T, valid func(T) bool, key func(T) K) bool {
 	var index map[K]struct{}
-	var keys []K
 	if len(xs) >= indexFrom {
 		index = make(map[K]struct{}, 2*len(xs))
-	} else {
-		keys = make([]K, 0, len(xs))
 	}
-	for _, x := range xs {
+	for i, x := range xs {
 		if !valid(x) {
 			return false
 		}
@@ -140,14 +137,13 @@ func (l *keyedList[T, K]) borrowAll(xs []T, valid func(T) bool, key func(T) K) b
 			index[k] = struct{}{}
 			continue
 		}
-		for _, y := range keys {
-			if y == k {
+		for _, y := range xs[:i] {
+			if key(y) == k {
 				return false
 			}
 		}
-		keys = append(keys, k)
 	}
-	l.list, l.borrowed, l.index, l.keys = xs, true, index, keys
+	l.list, l.borrowed, l.index = xs, true, index
 	return true
 }
 

@@ -3,6 +3,7 @@ package outputs
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -158,6 +159,12 @@ func (p *Printer) annotate(first, last int, o Origin) {
 		p.anns[n-1].End = last
 		return
 	}
+	if n := len(p.anns); n == cap(p.anns) && n >= 256 {
+		// Doubled, where append grows a slice past 256 elements by a
+		// quarter: a file of many lines of distinct origins (an entry
+		// per master) copied its annotations about 5 times over.
+		p.anns = slices.Grow(p.anns, n)
+	}
 	p.anns = append(p.anns, Annotation{Line: first, End: last, Origin: o})
 }
 
@@ -191,9 +198,34 @@ func (p *Printer) Raw(s string) {
 // render returns the text of t and the origin its parts add.
 func (p *Printer) render(t Text) (string, Origin) {
 	var b strings.Builder
+	// Room for the whole text at once, where growing with each part
+	// cost an allocation for most of them.
+	b.Grow(textLen(t))
 	var o OriginSet
 	p.renderTo(&b, &o, t)
 	return b.String(), o.Origin()
+}
+
+// textLen returns about how many bytes t renders to: its strings' and
+// refs' lengths exactly, a position's src with room for its line.
+func textLen(t Text) int {
+	n := 0
+	for _, x := range t {
+		switch x := x.(type) {
+		case string:
+			n += len(x)
+		case ir.Pos:
+			n += len(x.Src) + 6
+		case Cite:
+			n += len(x.Ref)
+		case Text:
+			n += textLen(x)
+		case Origin:
+		default:
+			n += 8
+		}
+	}
+	return n
 }
 
 // renderTo writes the text of t to b and adds the origin its parts add
@@ -324,19 +356,26 @@ func (p *Printer) Comment(indent string, v ...any) {
 		}
 		// Wrap at the width: each line holds the indent, the prefix, a
 		// space and words.
-		line := ""
-		for _, word := range strings.Fields(l.comment(para.text)) {
-			if line != "" && col+len(l.prefix)+1+utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > l.width {
-				c.line(line, o)
-				line = ""
+		// n counts the runes of line, which is built in place rather
+		// than by a new string for every word.
+		var line strings.Builder
+		n := 0
+		for word := range strings.FieldsSeq(l.comment(para.text)) {
+			w := utf8.RuneCountInString(word)
+			if n > 0 && col+len(l.prefix)+1+n+1+w > l.width {
+				c.line(line.String(), o)
+				line.Reset()
+				n = 0
 			}
-			if line != "" {
-				line += " "
+			if n > 0 {
+				line.WriteByte(' ')
+				n++
 			}
-			line += word
+			line.WriteString(word)
+			n += w
 		}
-		if line != "" {
-			c.line(line, o)
+		if n > 0 {
+			c.line(line.String(), o)
 		}
 	}
 	c.End()

@@ -20,6 +20,14 @@
 // process and its children, peak RSS the largest child's (getrusage). The
 // load average (/proc/loadavg) before and after is appended to
 // DIR/loadavg.txt.
+//
+// With -once, proc runs the command given as its arguments (no LABEL=)
+// once and prints "WALL_US RSS_KB CPU_S" on a line, the wall time in
+// microseconds, the peak RSS in KiB and the CPU time in seconds to the
+// microsecond, as bench/run.sh records them; -stdout names a file for
+// the command's output, which is discarded otherwise:
+//
+//	proc -once -stdout /tmp/board.json cue export ./board --out json
 package main
 
 import (
@@ -44,7 +52,17 @@ func main() {
 	runs := flag.Int("runs", 10, "timed rounds")
 	name := flag.String("name", "", "benchmark name (BenchmarkProc/NAME)")
 	outDir := flag.String("o", "", "directory of the result files, LABEL.txt, appended to")
+	once := flag.Bool("once", false, "run the command of the arguments once and print WALL_US RSS_KB CPU_S")
+	stdout := flag.String("stdout", "", "with -once, the file the command's output goes to")
 	flag.Parse()
+	if *once {
+		if flag.NArg() == 0 {
+			fmt.Fprintln(os.Stderr, "usage: proc -once [-stdout FILE] COMMAND [ARG...]")
+			os.Exit(2)
+		}
+		runOnce(flag.Args(), *stdout)
+		return
+	}
 	if *name == "" || *outDir == "" || flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: proc -name NAME -o DIR [-runs N] LABEL=COMMAND...")
 		os.Exit(2)
@@ -114,6 +132,29 @@ func (v *variant) run() (string, error) {
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
 	return fmt.Sprintf("%d ns/op %d cpu-ns/op %d peak-RSS-B", wall.Nanoseconds(), cpu.Nanoseconds(), rss), nil
+}
+
+// runOnce runs args once, its output to the file stdout (discarded when
+// ""), and prints its wall time, peak RSS and CPU time.
+func runOnce(args []string, stdout string) {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = os.Stderr
+	if stdout != "" {
+		f, err := os.Create(stdout)
+		if err != nil {
+			fail(err)
+		}
+		defer f.Close()
+		cmd.Stdout = f
+	}
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		fail(fmt.Errorf("%s: %v", args[0], err))
+	}
+	wall := time.Since(start)
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	fmt.Printf("%d %d %.6f\n", wall.Microseconds(), rss, cpu.Seconds())
 }
 
 func loadavg() string {

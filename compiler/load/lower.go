@@ -211,6 +211,7 @@ func (lw *lowerer) checkCycles(buses []*ir.Bus) {
 }
 
 func (lw *lowerer) bus(key string, n node) *ir.Bus {
+	n = n.withPos()
 	cells := n.at("#address-cells")
 	b := &ir.Bus{
 		Key:          key,
@@ -223,7 +224,7 @@ func (lw *lowerer) bus(key string, n node) *ir.Bus {
 	if a := n.at("addressBits"); a.exists() {
 		b.AddressBits, b.AddressBitsPos = a.int(), a.Pos()
 	}
-	c := n.at("coherency")
+	c := n.at("coherency").withPos()
 	b.Coherency = ir.BusCoherency{
 		Coherent: c.val("coherent").bool(),
 		Source:   c.val("source").str(),
@@ -246,6 +247,7 @@ func (lw *lowerer) bus(key string, n node) *ir.Bus {
 }
 
 func lowerNode(n node) ir.Node {
+	n = n.withPos()
 	path := n.at("path")
 	out := ir.Node{Path: path.str(), Pos: n.Pos(), PathPos: path.Pos()}
 	if l := n.at("label"); l.exists() {
@@ -259,6 +261,7 @@ func lowerNode(n node) ir.Node {
 // anything. Fields are looked up one by one: listing a struct's fields
 // sorts them, which costs more than a lookup on a struct this small.
 func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
+	n = n.withPos()
 	compat, bus := n.at("compatible"), n.at("bus")
 	m := &ir.Master{
 		Key:           key,
@@ -325,8 +328,12 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	}
 	for _, f := range n.at("irqs").fields() {
 		q := ir.IRQ{Key: f.name, Name: f.str(), Pos: f.Pos(), Count: 1}
-		if c := counts.val(f.name); c.exists() {
-			q.Count = c.int()
+		// Without irqCount, no lookup: it would cost an evaluation
+		// context and an error value per IRQ.
+		if counts.exists() {
+			if c := counts.val(f.name); c.exists() {
+				q.Count = c.int()
+			}
 		}
 		if aff != nil && slices.Contains(aff.Keys, f.name) {
 			q.Driver = aff

@@ -33,6 +33,18 @@ type node struct {
 	// right). Below v, v's positions are the whole description's.
 	src    cue.Value
 	hasSrc bool
+	// self, when hasSelf, is n's position, computed once for the
+	// fallback of its children (see withPos).
+	self    ir.Pos
+	hasSelf bool
+}
+
+// withPos returns n with its position computed once, for a node whose
+// children are read one by one: each child takes n's position as its
+// fallback, and a struct's position walks its conjuncts.
+func (n node) withPos() node {
+	n.self, n.hasSelf = n.Pos(), true
+	return n
 }
 
 // at returns the child at field name.
@@ -47,9 +59,9 @@ func (n node) at(name string) node {
 func (n node) val(name string) node {
 	if n.top != nil {
 		// A board's field, unified with the schema's on its own.
-		return node{v: n.top[name], pos: n.pos, src: n.v.LookupPath(cue.MakePath(cue.Str(name))), hasSrc: true}
+		return node{v: n.top[name], pos: n.pos, src: n.v.LookupPath(n.pos.field(name)), hasSrc: true}
 	}
-	return node{v: n.v.LookupPath(cue.MakePath(cue.Str(name))), pos: n.pos}
+	return node{v: n.v.LookupPath(n.pos.field(name)), pos: n.pos}
 }
 
 // exists reports whether the field is present.
@@ -57,6 +69,9 @@ func (n node) exists() bool { return n.v.Exists() }
 
 // Pos returns the user's position of the node.
 func (n node) Pos() ir.Pos {
+	if n.hasSelf {
+		return n.self
+	}
 	tp := n.v.Pos()
 	if k := n.v.Kind(); n.hasSrc && (k == cue.StructKind || k == cue.ListKind) {
 		// Within the whole description, a struct or list takes the

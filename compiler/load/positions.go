@@ -18,6 +18,25 @@ type positions struct {
 	schema cue.Value
 	// names caches the display and provenance names of each file.
 	names map[string][2]string
+	// paths caches the path of each field name lowering looks up: a path
+	// made for every lookup cost an allocation each.
+	paths map[string]cue.Path
+}
+
+// field returns the path of the field name.
+func (p *positions) field(name string) cue.Path {
+	if p == nil {
+		return cue.MakePath(cue.Str(name))
+	}
+	if path, ok := p.paths[name]; ok {
+		return path
+	}
+	if p.paths == nil {
+		p.paths = map[string]cue.Path{}
+	}
+	path := cue.MakePath(cue.Str(name))
+	p.paths[name] = path
+	return path
 }
 
 func (p *positions) convert(file string, line, col int) ir.Pos {

@@ -3,7 +3,6 @@ package tune
 import (
 	"fmt"
 	"regexp"
-	"slices"
 
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs"
@@ -45,19 +44,20 @@ func HasTemplate(b *ir.Board) bool { return len(b.Policy.Net) > 0 || len(bindMas
 // the udev rule places them again then. A master with interfaces is
 // placed with them, as is an fsl-mc master.
 func bindMasters(b *ir.Board) []*ir.Master {
+	// The owners as a set: a scan of every pin for every master was
+	// quadratic in the masters of a board that pins each one's IRQs.
+	owners := map[*ir.Master]bool{}
+	for _, pin := range b.Policy.IRQs {
+		for _, m := range pin.Owners {
+			owners[m] = true
+		}
+	}
 	var out []*ir.Master
 	for _, m := range b.SoC.Masters {
 		if len(m.NetDevs) > 0 || m.IsMC() || m.Node.Path == "" {
 			continue
 		}
-		owns := false
-		for _, pin := range b.Policy.IRQs {
-			if slices.Contains(pin.Owners, m) {
-				owns = true
-				break
-			}
-		}
-		if owns {
+		if owners[m] {
 			out = append(out, m)
 		}
 	}
