@@ -29,6 +29,7 @@ func All() []*Check {
 		IRQPinConflict,
 		MemoryLayout,
 		DMARangesWrap,
+		BridgeDMARanges,
 		BoardCompatible,
 		SteeringOnIsolated,
 		PolicyOnDisabled,

@@ -74,7 +74,11 @@ type BusCoherency struct {
 // DMARange is one dma-ranges triplet.
 type DMARange struct {
 	Child, Parent, Size uint64
-	Pos                 Pos
+	// Flags is the flags cell (phys.hi) of a PCI child address, for a
+	// window of a PCI host bridge's dma-ranges (Bridge.DMARanges); 0 on a
+	// bus's.
+	Flags uint32
+	Pos   Pos
 }
 
 // Master is a DMA-capable device.
@@ -152,7 +156,28 @@ type Bridge struct {
 	Endpoints       []int
 	EndpointsPos    Pos
 	EndpointsSource string
+	// HasDMARanges says the description states the bridge node's own
+	// dma-ranges, DMARanges (empty: an empty dma-ranges, the identity),
+	// at DMARangesPos: its inbound windows, whose child addresses are
+	// PCI bus addresses with their flags (Flags).
+	HasDMARanges bool
+	DMARanges    []DMARange
+	DMARangesPos Pos
 }
+
+// PCIAddressCells and PCISizeCells are a PCI host bridge node's cell
+// counts, as the PCI bus binding fixes them and of_bus_pci_count_cells()
+// (drivers/of/address.c, Linux 6.12) assumes them: a child address is the
+// flags cell and a 64-bit bus address.
+const (
+	PCIAddressCells = 3
+	PCISizeCells    = 2
+)
+
+// PCISpace returns the space code of a PCI address's flags cell (phys.hi
+// bits 24-25: 0 configuration, 1 I/O, 2 32-bit memory, 3 64-bit memory;
+// of_bus_pci_get_flags(), drivers/of/address.c).
+func PCISpace(flags uint32) uint32 { return flags >> 24 & 3 }
 
 // KindText names the bridge's kind in prose: "PCIe host bridge".
 func (b *Bridge) KindText() string {
@@ -370,10 +395,31 @@ func (m *Master) BusDMALimit() (uint64, *Bus) {
 // EndpointDMALimit is BusDMALimit for the PCI devices behind the master,
 // when it is a PCI host bridge: pci_dma_configure()
 // (drivers/pci/pci-driver.c) hands of_dma_configure() the bridge's own
-// node, so the walk starts there, on a node the description gives no
-// dma-ranges, and the master's bus is the second node of the walk.
+// node, so the walk starts there and the master's bus is the second node
+// of the walk. The bridge's own non-empty dma-ranges (Bridge.DMARanges)
+// end the walk on the bridge's node: the limit is then their highest bus
+// address + size - 1 (of_pci_range_parser_one(), drivers/of/address.c,
+// reads the bus address after the flags cell) and the bus is nil. An
+// empty one, or none, passes the walk on to the bus.
 func (m *Master) EndpointDMALimit() (uint64, *Bus) {
+	if top, ok := m.BridgeDMALimit(); ok {
+		return top, nil
+	}
 	return dmaLimit(m.BusPath(), false)
+}
+
+// BridgeDMALimit returns the highest DMA address of the bridge's own
+// non-empty dma-ranges, bus address + size - 1 over its windows
+// (dma_range_map_max(), include/linux/dma-direct.h); ok is false for a
+// master that is no bridge or whose description states no such ranges.
+func (m *Master) BridgeDMALimit() (top uint64, ok bool) {
+	if m.Bridge == nil || len(m.Bridge.DMARanges) == 0 {
+		return 0, false
+	}
+	for _, r := range m.Bridge.DMARanges {
+		top = max(top, r.Child+(r.Size-1))
+	}
+	return top, true
 }
 
 // dmaLimit walks chain as of_dma_get_range() does; firstMayLack says

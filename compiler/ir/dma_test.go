@@ -55,6 +55,19 @@ func TestEndpointDMALimit(t *testing.T) {
 	if l, from := m.EndpointDMALimit(); l != 1<<40-1 || from != top {
 		t.Errorf("EndpointDMALimit() = %#x, want the ranges of top through the bus's empty dma-ranges", l)
 	}
+	// The bridge's own windows end the walk on its node, at their
+	// highest bus address + size - 1, flags aside; its own device's
+	// walk, from its bus, is unchanged.
+	m.Bridge = &Bridge{Kind: BridgePCIe, HasDMARanges: true, DMARanges: []DMARange{
+		{Flags: 0x4300_0000, Child: 8 << 30, Parent: 0, Size: 1 << 30},
+		{Flags: 0x0200_0000, Child: 0, Parent: 0, Size: 1 << 32},
+	}}
+	if l, from := m.EndpointDMALimit(); l != 9<<30-1 || from != nil {
+		t.Errorf("EndpointDMALimit() = %#x from %v, want 0x23fffffff from the bridge's own windows", l, from)
+	}
+	if l, _ := m.BusDMALimit(); l != 1<<40-1 {
+		t.Errorf("BusDMALimit() = %#x, want the ranges of top still", l)
+	}
 }
 
 // TestNarrowedWidth: a mask anded with DMA_BIT_MASK(ilog2(limit) + 1), as

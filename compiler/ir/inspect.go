@@ -200,6 +200,14 @@ func masterFacts(m *Master, fs facts) facts {
 		if b.EndpointsPos.IsValid() {
 			fs.at(b.EndpointsPos, "master %s: its endpoints' drivers set a %s-bit streaming mask (%s)", m.Key, joinInts(b.Endpoints, " or "), b.EndpointsSource)
 		}
+		if b.HasDMARanges {
+			parts := make([]Pos, len(b.DMARanges))
+			for i, r := range b.DMARanges {
+				parts[i] = r.Pos
+			}
+			top, _ := m.BridgeDMALimit()
+			fs.add(b.DMARangesPos, parts, "master %s: its own dma-ranges, %d inbound window(s): its endpoints' bus DMA limit is %#x", m.Key, len(b.DMARanges), top)
+		}
 	}
 	if d := m.DriverSets; d != nil {
 		fs.at(d.Pos, "master %s: its driver sets the masks (%s); no C for it", m.Key, d.Source)

@@ -278,6 +278,15 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 			slices.Sort(m.Bridge.Endpoints)
 			m.Bridge.Endpoints = slices.Compact(m.Bridge.Endpoints)
 		}
+		if r := b.at("dmaRanges"); r.exists() {
+			m.Bridge.HasDMARanges, m.Bridge.DMARangesPos = true, r.Pos()
+			for _, e := range r.list() {
+				m.Bridge.DMARanges = append(m.Bridge.DMARanges, ir.DMARange{
+					Child: e.val("child").uint(), Parent: e.val("parent").uint(),
+					Size: e.val("size").uint(), Flags: uint32(e.val("flags").uint()), Pos: e.Pos(),
+				})
+			}
+		}
 		problem = lowerBridge(m, n)
 	} else {
 		problem = lowerDMA(m, n)

@@ -187,3 +187,19 @@ func TestPlanOneCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanBridgeDMARanges: the PCI devices behind a bridge that states
+// its own dma-ranges are expected at the limit of its windows (the
+// highest bus address + size - 1), the bridge's own device at none.
+func TestPlanBridgeDMARanges(t *testing.T) {
+	r := intree.Compile(t, "../../testdata/cases/pcie-bridge-dma-ranges")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"limit pcie0 0x0 0x1ffffffff\n", "limit pcie1 0x0 0xffffffff\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("plan lacks %q:\n%s", want, b.String())
+		}
+	}
+}
