@@ -79,7 +79,7 @@ struct boardc_verify_master {
 static const struct boardc_verify_master boardc_pcie_bridge_dma_ranges_verify_masters[] = {
 	/*
 	 * pcie0: /soc/pcie@40000000 (pci-host-generic), a PCIe host bridge,
-	 * board.cue:37; its own device does no DMA, its masks are printed as
+	 * board.cue:38; its own device does no DMA, its masks are printed as
 	 * information; the PCI devices behind it are checked for coherency and
 	 * bus limit, their masks printed as information
 	 */
@@ -89,7 +89,7 @@ static const struct boardc_verify_master boardc_pcie_bridge_dma_ranges_verify_ma
 	  0x0ULL, 0x1ffffffffULL, false },
 	/*
 	 * pcie1: /slow/pcie@50000000 (pci-host-generic), a PCIe host bridge,
-	 * board.cue:49; its own device does no DMA, its masks are printed as
+	 * board.cue:50; its own device does no DMA, its masks are printed as
 	 * information; the PCI devices behind it are checked for coherency and
 	 * bus limit, their masks printed as information
 	 */
