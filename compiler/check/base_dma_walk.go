@@ -25,7 +25,9 @@ var BaseDMAWalk = &Check{
 			"(drivers/pci/pci-driver.c) hands of_dma_configure() the bridge's node, so the walk starts there " +
 			"and reads the bridge's own dma-ranges first: where the tree has them and the description states " +
 			"no bridge.dmaRanges, the verifier expects another bus_dma_limit of the PCI devices than the " +
-			"kernel sets. Stated, they are what the fragment writes and what the verifier expects."},
+			"kernel sets. Stated, they are what the fragment writes and what the verifier expects. For a " +
+			"master configured from another master's node (dmaDevice) the walk starts on that node, which " +
+			"its driver hands of_dma_configure()."},
 	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
@@ -61,11 +63,20 @@ var BaseDMAWalk = &Check{
 				continue
 			}
 			limit, bus := m.BusDMALimit()
-			if got, want, ok := walkDiffers(t, t.DMAWalk(t.DMAParent(n), over), limit, bus); ok {
+			start, from := t.DMAParent(n), Note(m.BusPos, "the walk starts at %s, the node's DMA parent in the tree", t.DMAParent(n).Path)
+			if d := m.DMADevice; d != nil {
+				// Its driver hands of_dma_configure() the DMA
+				// device's node, where of_dma_configure_id() starts
+				// the walk.
+				if start = baseNode(t, d.Node); start == nil {
+					continue
+				}
+				from = Note(m.DMADevicePos, "the walk starts at %s, master %s's node, which its driver hands of_dma_configure()", start.Path, d.Key)
+			}
+			if got, want, ok := walkDiffers(t, t.DMAWalk(start, over), limit, bus); ok {
 				p.Report(m.Ref(), m.Pos,
 					fmt.Sprintf("master %s: the description's buses give it %s, but of_dma_get_range() over the built tree finds %s", m.Key, want, got),
-					inTree(t, n.Path),
-					Note(m.BusPos, "the walk starts at %s, the node's DMA parent in the tree", t.DMAParent(n).Path))
+					inTree(t, n.Path), from)
 			}
 			if !m.IsBridge() {
 				continue

@@ -102,6 +102,13 @@ type Master struct {
 	// Bridge is set when the master is a bridge whose endpoints do the
 	// DMA: DMABits and CoherentBits are then 0 and DriverSets nil.
 	Bridge *Bridge
+	// DMADeviceKey names the master from whose node the kernel configures
+	// this one's DMA (dmaDevice), at DMADevicePos; DMADevice is that
+	// master once resolved (nil while the key names none). Such a master
+	// has no width (DMABits 0), no DriverSets, Bridge or Coherency.
+	DMADeviceKey string
+	DMADevicePos Pos
+	DMADevice    *Master
 	// Coherency is the master's own fact, nil when it has none.
 	Coherency *MasterCoherency
 	IOMMU     string
@@ -191,6 +198,12 @@ func (b *Bridge) KindText() string {
 // DMA, with no DMA width of its own.
 func (m *Master) IsBridge() bool { return m.Bridge != nil }
 
+// HasOwnWidth reports whether the description gives the master a DMA
+// width of its own: not a bridge (its endpoints' drivers set theirs), and
+// not a master whose DMA is configured from another master's node
+// (dmaDevice).
+func (m *Master) HasOwnWidth() bool { return m.Bridge == nil && m.DMADeviceKey == "" }
+
 // CoherentWidth returns the width of the master's coherent DMA mask: its
 // streaming width unless the description splits them (or, for a board
 // built by hand, CoherentBits is not set).
@@ -254,6 +267,11 @@ const (
 
 // Coherence returns how the master's coherency is decided.
 func (m *Master) Coherence() Coherence {
+	if d := m.DMADevice; d != nil {
+		// of_dma_configure_id() takes the coherency of the node it is
+		// handed (of_dma_is_coherent(np)), the DMA device's.
+		return d.Coherence()
+	}
 	switch {
 	case !m.Bus.Coherency.Coherent:
 		return NonCoherentBus
@@ -388,7 +406,15 @@ type MemRegion struct {
 // later node ends the walk with none (-ENODEV); the first non-empty one
 // ends it. The described buses are taken to be the master's DT parents
 // in order, and the master's own node to carry no dma-ranges.
+//
+// For a master whose DMA is configured from another master's node
+// (dmaDevice), the walk starts on that node itself (of_dma_configure_id()
+// walks from the node it is handed when it is not the device's own), as
+// for the devices behind a bridge: the DMA device's EndpointDMALimit.
 func (m *Master) BusDMALimit() (uint64, *Bus) {
+	if d := m.DMADevice; d != nil {
+		return d.EndpointDMALimit()
+	}
 	return dmaLimit(m.BusPath(), true)
 }
 

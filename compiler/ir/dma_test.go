@@ -89,3 +89,31 @@ func TestNarrowedWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestDMADevice: a master configured from another master's node takes
+// that node's coherency and the walk from that node itself, where the
+// node's own bus is the walk's second node: a bus without dma-ranges
+// there ends it, though it is passed over for the DMA device's own walk.
+func TestDMADevice(t *testing.T) {
+	coh := BusCoherency{Coherent: true, Masters: ScopeAll}
+	top := &Bus{Key: "top", HasDMARanges: true, DMARanges: []DMARange{{Size: 1 << 32}}, Coherency: coh}
+	bus := &Bus{Key: "bus", Parent: top, Coherency: coh}
+	mixer := &Master{Key: "mixer", Bus: bus, DMABits: 32}
+	de := &Master{Key: "de", Bus: &Bus{Key: "root"}, DMADeviceKey: "mixer", DMADevice: mixer}
+	if !de.Coherent() || de.Coherence() != Inherited {
+		t.Errorf("de: coherence %v, want the mixer's, inherited", de.Coherence())
+	}
+	if de.HasOwnWidth() || !mixer.HasOwnWidth() {
+		t.Errorf("HasOwnWidth: de %v, mixer %v", de.HasOwnWidth(), mixer.HasOwnWidth())
+	}
+	if l, _ := mixer.BusDMALimit(); l != 1<<32-1 {
+		t.Errorf("mixer: BusDMALimit() = %#x, want top's", l)
+	}
+	if l, from := de.BusDMALimit(); l != 0 || from != nil {
+		t.Errorf("de: BusDMALimit() = %#x, want none: the mixer's bus is the walk's second node and has no dma-ranges", l)
+	}
+	bus.HasDMARanges = true
+	if l, from := de.BusDMALimit(); l != 1<<32-1 || from != top {
+		t.Errorf("de: BusDMALimit() = %#x, want top's through the bus's empty dma-ranges", l)
+	}
+}

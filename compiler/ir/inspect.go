@@ -209,6 +209,9 @@ func masterFacts(m *Master, fs facts) facts {
 			fs.add(b.DMARangesPos, parts, "master %s: its own dma-ranges, %d inbound window(s): its endpoints' bus DMA limit is %#x", m.Key, len(b.DMARanges), top)
 		}
 	}
+	if m.DMADeviceKey != "" {
+		fs.at(m.DMADevicePos, "master %s: its driver configures its DMA from master %s's node (of_dma_configure() with that node): that node's coherency and bus DMA limit apply; no DMA width of its own, no C for it", m.Key, m.DMADeviceKey)
+	}
 	if d := m.DriverSets; d != nil {
 		fs.at(d.Pos, "master %s: its driver sets the masks (%s); no C for it", m.Key, d.Source)
 		if d.Children && m.Bus != nil {

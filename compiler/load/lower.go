@@ -185,6 +185,7 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		}
 		s.Masters = append(s.Masters, m)
 	}
+	lw.dmaDevices(masters)
 	if d := n.at("irqDelivery"); d.exists() {
 		s.IRQDelivery = &ir.IRQDelivery{One: d.val("targets").str() == "one", Source: d.val("source").str(), Pos: d.Pos()}
 	}
@@ -270,7 +271,10 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 		Enabled:       true,
 	}
 	var problem *diag.Diagnostic
-	if b := n.at("bridge"); b.exists() {
+	if d := n.at("dmaDevice"); d.exists() {
+		m.DMADeviceKey, m.DMADevicePos = d.str(), d.Pos()
+		problem = lowerDMADevice(m, n)
+	} else if b := n.at("bridge"); b.exists() {
 		m.Bridge = &ir.Bridge{Kind: b.val("kind").str(), Source: b.val("source").str(), Pos: b.Pos()}
 		if e := b.at("endpoints"); e.exists() {
 			w := e.at("widths")
@@ -291,7 +295,7 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	} else {
 		problem = lowerDMA(m, n)
 	}
-	if d := n.at("driverSets"); d.exists() && m.Bridge == nil {
+	if d := n.at("driverSets"); d.exists() && m.HasOwnWidth() {
 		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
 		if c := d.val("children"); c.exists() {
 			m.DriverSets.Children, m.DriverSets.ChildrenPos = c.bool(), c.Pos()
@@ -305,7 +309,7 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	if e := n.at("enabled"); e.exists() {
 		m.Enabled, m.EnabledPos = e.bool(), e.Pos()
 	}
-	if c := n.at("coherency"); c.exists() {
+	if c := n.at("coherency"); c.exists() && m.DMADeviceKey == "" {
 		m.Coherency = &ir.MasterCoherency{Coherent: c.val("coherent").bool(), Pos: c.Pos()}
 		if s := c.val("source"); s.exists() {
 			m.Coherency.Source = s.str()
@@ -422,6 +426,64 @@ func lowerBridge(m *ir.Master, n node) *diag.Diagnostic {
 		}
 	}
 	return nil
+}
+
+// lowerDMADevice returns the diagnostic of a master with dmaDevice that
+// states what the kernel takes from the DMA device's node instead (a
+// width, a driver's masks, a coherency fact) or is a bridge: the driver
+// hands of_dma_configure() the DMA device's node, whose facts are the
+// ones that apply.
+func lowerDMADevice(m *ir.Master, n node) *diag.Diagnostic {
+	for _, f := range []string{"dma", "dmaBits", "driverSets", "coherency", "bridge"} {
+		v := n.at(f)
+		if !v.exists() {
+			continue
+		}
+		return &diag.Diagnostic{
+			Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field(f),
+			Message: fmt.Sprintf("soc.masters.%s: %s with dmaDevice: the kernel configures its DMA from master %s's node, whose facts apply; remove %s (state it on master %s)", m.Key, f, m.DMADeviceKey, f, m.DMADeviceKey),
+			Notes:   []diag.Note{{Pos: m.DMADevicePos, Message: "dmaDevice is given here"}},
+		}
+	}
+	return nil
+}
+
+// dmaDevices resolves each master's dmaDevice to the master it names,
+// among every master lowered (those left out for their bus included):
+// one declared in soc.masters, not itself, and configured from its own
+// node (no dmaDevice of its own: the kernel uses the named node as it
+// is, so a chain would describe a configuration no driver makes).
+func (lw *lowerer) dmaDevices(masters []*ir.Master) {
+	byKey := make(map[string]*ir.Master, len(masters))
+	keys := make([]string, 0, len(masters))
+	for _, m := range masters {
+		byKey[m.Key] = m
+		keys = append(keys, m.Key)
+	}
+	for _, m := range masters {
+		k := m.DMADeviceKey
+		if k == "" {
+			continue
+		}
+		ref := m.Ref().Field("dmaDevice")
+		switch d := byKey[k]; {
+		case d == nil && lw.isMissing(ir.MasterRef(k)), d != nil && d.Bus == nil:
+			// Missing, or left out for its bus, as reported there.
+			lw.missing = append(lw.missing, ref)
+		case d == nil:
+			msg := fmt.Sprintf("soc.masters.%s.dmaDevice: master %q is not declared in soc.masters", m.Key, k)
+			if c := diag.Closest(k, keys); c != "" {
+				msg += fmt.Sprintf("; did you mean %s?", c)
+			}
+			lw.errorf(ref, m.DMADevicePos, "%s", msg)
+		case d == m:
+			lw.errorf(ref, m.DMADevicePos, "soc.masters.%s.dmaDevice: names the master itself; a master configured from its own node needs no dmaDevice", m.Key)
+		case d.DMADeviceKey != "":
+			lw.errorf(ref, m.DMADevicePos, "soc.masters.%s.dmaDevice: master %s is itself configured from master %s's node; the kernel uses the node it is handed as it is: name the master whose node it is", m.Key, k, d.DMADeviceKey)
+		default:
+			m.DMADevice = d
+		}
+	}
 }
 
 func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {

@@ -138,6 +138,11 @@ func plan(b *ir.Board) []*dtNode {
 		})
 	}
 	for _, m := range b.SoC.Masters {
+		if m.DMADeviceKey != "" {
+			// Its DMA is configured from the DMA device's node
+			// (dmaDevice), which the kernel reads instead of its own.
+			continue
+		}
 		p := prop{name: "dma-coherent", origin: outputs.From(m.Ref())}
 		switch m.Coherence() {
 		case ir.Inherited:
