@@ -30,6 +30,7 @@ func All() []*Check {
 		MemoryLayout,
 		DMARangesWrap,
 		BridgeDMARanges,
+		ChildrenNoRanges,
 		BoardCompatible,
 		SteeringOnIsolated,
 		PolicyOnDisabled,
