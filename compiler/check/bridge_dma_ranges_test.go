@@ -85,3 +85,30 @@ func TestBridgeDMARangesWindows(t *testing.T) {
 		t.Errorf("BC0211 (-want +got):\n%s", diff)
 	}
 }
+
+// TestBridgeDMARangesCells: stated windows are written in the PCI bus
+// binding's cells, so a base-tree node with other cell counts is BC0601
+// at bridge.dmaRanges.
+func TestBridgeDMARangesCells(t *testing.T) {
+	src := strings.NewReplacer(
+		"#address-cells = <3>; #size-cells = <2>;", "#address-cells = <3>; #size-cells = <1>;",
+		"ranges = <0x02000000 0 0x40000000 0 0x40000000 0 0x10000000>;", "ranges = <0x02000000 0 0x40000000 0 0x40000000 0x10000000>;",
+		"dma-ranges = <0x02000000 0 0 0 0 1 0>;", "",
+	).Replace(bridgeBase)
+	if !strings.Contains(src, "#size-cells = <1>;") {
+		t.Fatal("the base tree has no bridge node to change")
+	}
+	tree := baseOf(t, src)
+	b := board()
+	bridgeOf(b, ir.DMARange{Flags: 0x0200_0000, Size: 1 << 32, Pos: pos(85)})
+	var got []string
+	for _, d := range RunWith(b, tree).Diagnostics {
+		if d.Code == "BC0601" {
+			got = append(got, d.String())
+		}
+	}
+	want := []string{"board.cue:84:1: error: master pcie0: bridge.dmaRanges are written with #address-cells 3 and #size-cells 2, the PCI bus binding's, but node /soc/pcie@3 of the base tree has 3 and 1 [BC0601]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("BC0601 (-want +got):\n%s", diff)
+	}
+}

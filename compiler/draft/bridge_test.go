@@ -152,3 +152,34 @@ func dtb(t *testing.T, src string) []byte {
 	}
 	return out
 }
+
+// TestBridgeDMARangesNotImported: an empty dma-ranges on a bridge's node,
+// or one not in the PCI bus binding's cells, is not drafted as
+// bridge.dmaRanges (the schema takes one window at least, and the
+// fragment writes the binding's cells); each is said in a comment, and
+// the draft builds.
+func TestBridgeDMARangesNotImported(t *testing.T) {
+	files := importDTS(t, "bridge-odd.dts")
+	var soc string
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, "soc/") {
+			soc = string(f.Data)
+		}
+	}
+	if strings.Contains(soc, "dmaRanges: [") {
+		t.Errorf("a bridge's dma-ranges is drafted:\n%s", soc)
+	}
+	for _, want := range []string{
+		"// Upstream's dma-ranges on the bridge's node is empty",
+		"// TODO bridge.dmaRanges: upstream's dma-ranges on the bridge's node is\n",
+	} {
+		if !strings.Contains(soc, want) {
+			t.Errorf("the SoC draft lacks %q:\n%s", want, soc)
+		}
+	}
+	if r := compileDraft(t, files, "bridge-odd", ""); r.Diagnostics.HasErrors() {
+		var b strings.Builder
+		_ = r.Diagnostics.WriteText(&b)
+		t.Fatalf("the draft does not build:\n%s", b.String())
+	}
+}
