@@ -112,3 +112,29 @@ func TestBridgeDMARangesCells(t *testing.T) {
 		t.Errorf("BC0601 (-want +got):\n%s", diff)
 	}
 }
+
+// TestFSLMCNode: a master described as the Management Complex (bridge
+// kind "fsl-mc") on a node that is not "fsl,qoriq-mc" is BC0601; on one
+// that is, nothing.
+func TestFSLMCNode(t *testing.T) {
+	for _, tc := range []struct {
+		compatible string
+		want       []string
+	}{
+		{"vendor,dma", []string{"board.cue:26:1: error: master dma is described as the DPAA2 Management Complex (bridge kind \"fsl-mc\"), but node /soc/dma@2 of the base tree is not compatible \"fsl,qoriq-mc\" [BC0601]"}},
+		{"fsl,qoriq-mc", nil},
+	} {
+		tree := baseOf(t, strings.Replace(cleanBase, "dma: dma@2 { reg = <0 2 0 1>; };", `dma: dma@2 { compatible = "`+tc.compatible+`"; reg = <0 2 0 1>; };`, 1))
+		b := board()
+		b.SoC.Masters[1].DriverSets = &ir.DriverSet{Source: ir.FSLMCSource, Pos: pos(26), Children: true, ChildrenPos: pos(26), MC: "s"}
+		var got []string
+		for _, d := range RunWith(b, tree).Diagnostics {
+			if d.Code == "BC0601" {
+				got = append(got, d.String())
+			}
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.compatible, diff)
+		}
+	}
+}

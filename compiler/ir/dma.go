@@ -143,10 +143,27 @@ type DriverSet struct {
 	// say. WidthsPos is where it says them.
 	Widths    []int
 	WidthsPos Pos
+	// MC is the source of bridge kind "fsl-mc" where the description
+	// says the fact that way (ir.BridgeFSLMC): the masks are then the
+	// bus's (fsl_mc_device_add()), Children is true and the widths 64.
+	MC string
 }
 
 // BridgePCIe is the kind of a PCI(e) host bridge.
 const BridgePCIe = "pcie"
+
+// BridgeFSLMC is the kind of the DPAA2 Management Complex's node, lowered
+// as the master whose masks the fsl-mc bus sets on the objects below it
+// (DriverSet.Children, DriverSet.MC), not as a Bridge.
+const BridgeFSLMC = "fsl-mc"
+
+// FSLMCMaskBits is the width of both masks fsl_mc_device_add()
+// (drivers/bus/fsl-mc/fsl-mc-bus.c) gives every DPAA2 object but a
+// container: FSL_MC_DEFAULT_DMA_MASK, ~0ULL.
+const FSLMCMaskBits = 64
+
+// FSLMCSource names where the fsl-mc bus sets its objects' masks.
+const FSLMCSource = "drivers/bus/fsl-mc/fsl-mc-bus.c fsl_mc_device_add(): FSL_MC_DEFAULT_DMA_MASK, 64-bit streaming and coherent masks on every object but a DPRC"
 
 // Bridge is the fact that a master is a bridge: the devices behind it
 // master DMA with masks their own drivers set, and take their DMA

@@ -212,6 +212,9 @@ func masterFacts(m *Master, fs facts) facts {
 	if m.DMADeviceKey != "" {
 		fs.at(m.DMADevicePos, "master %s: its driver configures its DMA from master %s's node (of_dma_configure() with that node): that node's coherency and bus DMA limit apply; no DMA width of its own, no C for it", m.Key, m.DMADeviceKey)
 	}
+	if d := m.DriverSets; d != nil && d.MC != "" {
+		fs.at(d.Pos, "master %s: the DPAA2 Management Complex (bridge kind fsl-mc: %s): its objects, the devices of the fsl-mc bus, do the DMA", m.Key, d.MC)
+	}
 	if d := m.DriverSets; d != nil {
 		fs.at(d.Pos, "master %s: its driver sets the masks (%s); no C for it", m.Key, d.Source)
 		if d.Children && m.Bus != nil {

@@ -274,7 +274,9 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	if d := n.at("dmaDevice"); d.exists() {
 		m.DMADeviceKey, m.DMADevicePos = d.str(), d.Pos()
 		problem = lowerDMADevice(m, n)
-	} else if b := n.at("bridge"); b.exists() {
+	} else if b := n.at("bridge"); b.exists() && b.val("kind").str() == ir.BridgeFSLMC {
+		problem = lowerFSLMC(m, n, b)
+	} else if b.exists() {
 		m.Bridge = &ir.Bridge{Kind: b.val("kind").str(), Source: b.val("source").str(), Pos: b.Pos()}
 		if e := b.at("endpoints"); e.exists() {
 			w := e.at("widths")
@@ -295,7 +297,7 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	} else {
 		problem = lowerDMA(m, n)
 	}
-	if d := n.at("driverSets"); d.exists() && m.HasOwnWidth() {
+	if d := n.at("driverSets"); d.exists() && m.HasOwnWidth() && m.DriverSets == nil {
 		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
 		if c := d.val("children"); c.exists() {
 			m.DriverSets.Children, m.DriverSets.ChildrenPos = c.bool(), c.Pos()
@@ -446,6 +448,43 @@ func lowerDMADevice(m *ir.Master, n node) *diag.Diagnostic {
 		}
 	}
 	return nil
+}
+
+// lowerFSLMC lowers bridge kind "fsl-mc" as the facts it says: the
+// fsl-mc bus sets 64-bit masks on the objects it creates below the MC's
+// device (fsl_mc_device_add(), drivers/bus/fsl-mc/fsl-mc-bus.c), the
+// same as dma: streaming: 64 with driverSets children, which the checks,
+// the verifier and the target plan already know. It returns the
+// diagnostic of a width, masks, endpoints or dmaRanges given with it:
+// the bus decides the objects' masks, and the MC's node is no PCI host
+// bridge's.
+func lowerFSLMC(m *ir.Master, n, b node) *diag.Diagnostic {
+	pos := b.at("kind").Pos()
+	m.DMABits, m.DMABitsPos = ir.FSLMCMaskBits, pos
+	m.CoherentBits, m.CoherentBitsPos = ir.FSLMCMaskBits, pos
+	m.DriverSets = &ir.DriverSet{Source: ir.FSLMCSource, Pos: pos, Children: true, ChildrenPos: pos, MC: b.val("source").str()}
+	ref := ir.MasterRef(m.Key)
+	for _, f := range []string{"dma", "dmaBits", "driverSets"} {
+		if v := n.at(f); v.exists() {
+			return fslMCConflict(m, v, f, ref.Field(f), pos)
+		}
+	}
+	for _, f := range []string{"endpoints", "dmaRanges"} {
+		if v := b.at(f); v.exists() {
+			return fslMCConflict(m, v, "bridge."+f, ref.Field("bridge").Field(f), pos)
+		}
+	}
+	return nil
+}
+
+// fslMCConflict is the diagnostic of field f, at v (ref), given with
+// bridge kind "fsl-mc" at kind.
+func fslMCConflict(m *ir.Master, v node, f string, ref ir.Ref, kind ir.Pos) *diag.Diagnostic {
+	return &diag.Diagnostic{
+		Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ref,
+		Message: fmt.Sprintf("soc.masters.%s: %s with bridge kind \"fsl-mc\": the fsl-mc bus gives its objects 64-bit masks (fsl_mc_device_add()), narrowed to the dma-ranges from the MC's node; remove %s", m.Key, f, f),
+		Notes:   []diag.Note{{Pos: kind, Message: "bridge kind \"fsl-mc\" is given here"}},
+	}
 }
 
 // dmaDevices resolves each master's dmaDevice to the master it names,
