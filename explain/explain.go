@@ -149,6 +149,9 @@ func (e *Explanation) WriteText(w io.Writer) error {
 
 // CoherenceText says how a master's effective coherency was decided.
 func CoherenceText(m *ir.Master) string {
+	if d := m.DMADevice; d != nil {
+		return "as master " + d.Key + "'s node says (dmaDevice): " + CoherenceText(d)
+	}
 	switch m.Coherence() {
 	case ir.Inherited:
 		return "coherent, inherited from bus " + m.Bus.Key + " (dma-coherent)"

@@ -228,6 +228,9 @@ func widthText(m *ir.Master) string {
 		}
 		return b.KindText() + ", no mask of its own"
 	}
+	if m.DMADeviceKey != "" {
+		return "DMA through master " + m.DMADeviceKey + "'s node"
+	}
 	s := strconv.Itoa(m.DMABits)
 	if m.CoherentWidth() != m.DMABits {
 		s += "/" + strconv.Itoa(m.CoherentWidth())
@@ -253,6 +256,8 @@ func masterNode(w *dotWriter, b *ir.Board, m *ir.Master) {
 		rows = append(rows, row{html: esc(endpointsText(m))})
 	case NoOwnDMA(m):
 		rows = append(rows, row{html: "endpoints set their own masks"})
+	case !m.HasOwnWidth():
+		rows = append(rows, row{html: esc("coherency and bus limit of master " + m.DMADeviceKey + "'s node")})
 	case r.Short:
 		rows = append(rows, row{html: esc("! reaches " + Size(r.Limit) + " < described RAM top " + Size(b.RAMTop())), color: colShort, bold: true})
 		color, pen = colShort, "3"

@@ -129,7 +129,7 @@ func (d *pageData) fill(in *Input) {
 			Key: m.Key, Node: m.Node.DTRef() + " " + m.Node.Path, Bus: m.Bus.Key,
 			State: legend[s].name, Fill: legend[s].fill, Border: legend[s].border,
 			Mask: strconv.Itoa(m.DMABits) + "-bit", SetBy: "boardc's C (dma_set_mask_and_coherent)",
-			Pos: m.Pos.String(), Disabled: !m.Enabled, Short: r.Short && m.Enabled && !NoOwnDMA(m),
+			Pos: m.Pos.String(), Disabled: !m.Enabled, Short: r.Short && m.Enabled && !NoOwnDMA(m) && m.HasOwnWidth(),
 		}
 		if len(m.Compatible) > 0 {
 			row.Compatible = m.Compatible[0]
@@ -143,6 +143,9 @@ func (d *pageData) fill(in *Input) {
 				row.Mask += "; endpoints " + joinBits(b.Endpoints) + "-bit"
 				row.SetBy += ": " + b.EndpointsSource
 			}
+		}
+		if m.DMADeviceKey != "" {
+			row.Mask, row.SetBy = "none stated (DMA configured from master "+m.DMADeviceKey+"'s node)", "its driver"
 		}
 		if m.DriverSets != nil {
 			row.SetBy = "its driver: " + m.DriverSets.Source

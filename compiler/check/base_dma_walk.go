@@ -23,28 +23,39 @@ var BaseDMAWalk = &Check{
 			"buses (bus.parent), with their dmaRanges where the tree has them. For a PCIe host bridge " +
 			"(bridge) the walk of its endpoints is checked too: pci_dma_configure() " +
 			"(drivers/pci/pci-driver.c) hands of_dma_configure() the bridge's node, so the walk starts there " +
-			"and reads the bridge's own dma-ranges first, which the description cannot state: the verifier " +
-			"then expects another bus_dma_limit of the PCI devices than the kernel sets."},
+			"and reads the bridge's own dma-ranges first: where the tree has them and the description states " +
+			"no bridge.dmaRanges, the verifier expects another bus_dma_limit of the PCI devices than the " +
+			"kernel sets. Stated, they are what the fragment writes and what the verifier expects. For a " +
+			"master configured from another master's node (dmaDevice) the walk starts on that node, which " +
+			"its driver hands of_dma_configure()."},
 	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
 		soc := &p.Board.SoC
-		stated := map[string]*ir.Bus{}
+		// stated are the dma-ranges the fragment writes, by node: a
+		// bus's, and a bridge's own (its windows by bus address, the
+		// flags cell aside, as of_pci_range_parser_one() reads them).
+		stated := map[string][]ir.DMARange{}
 		for _, b := range soc.Buses {
 			if n := baseNode(t, b.Node); n != nil && b.HasDMARanges {
-				stated[n.Path] = b
+				stated[n.Path] = b.DMARanges
+			}
+		}
+		for _, m := range soc.Masters {
+			if n := baseNode(t, m.Node); n != nil && m.IsBridge() && m.Bridge.HasDMARanges {
+				stated[n.Path] = m.Bridge.DMARanges
 			}
 		}
 		over := func(n *basetree.Node) ([][3]uint64, bool, bool) {
-			b := stated[n.Path]
-			if b == nil {
+			rs, ok := stated[n.Path]
+			if !ok {
 				return nil, false, false
 			}
-			rs := make([][3]uint64, len(b.DMARanges))
-			for i, r := range b.DMARanges {
-				rs[i] = [3]uint64{r.Child, r.Parent, r.Size}
+			out := make([][3]uint64, len(rs))
+			for i, r := range rs {
+				out[i] = [3]uint64{r.Child, r.Parent, r.Size}
 			}
-			return rs, true, true
+			return out, true, true
 		}
 		for _, m := range soc.Masters {
 			n := baseNode(t, m.Node)
@@ -52,11 +63,20 @@ var BaseDMAWalk = &Check{
 				continue
 			}
 			limit, bus := m.BusDMALimit()
-			if got, want, ok := walkDiffers(t, t.DMAWalk(t.DMAParent(n), over), limit, bus); ok {
+			start, from := t.DMAParent(n), Note(m.BusPos, "the walk starts at %s, the node's DMA parent in the tree", t.DMAParent(n).Path)
+			if d := m.DMADevice; d != nil {
+				// Its driver hands of_dma_configure() the DMA
+				// device's node, where of_dma_configure_id() starts
+				// the walk.
+				if start = baseNode(t, d.Node); start == nil {
+					continue
+				}
+				from = Note(m.DMADevicePos, "the walk starts at %s, master %s's node, which its driver hands of_dma_configure()", start.Path, d.Key)
+			}
+			if got, want, ok := walkDiffers(t, t.DMAWalk(start, over), limit, bus); ok {
 				p.Report(m.Ref(), m.Pos,
 					fmt.Sprintf("master %s: the description's buses give it %s, but of_dma_get_range() over the built tree finds %s", m.Key, want, got),
-					inTree(t, n.Path),
-					Note(m.BusPos, "the walk starts at %s, the node's DMA parent in the tree", t.DMAParent(n).Path))
+					inTree(t, n.Path), from)
 			}
 			if !m.IsBridge() {
 				continue
@@ -65,16 +85,23 @@ var BaseDMAWalk = &Check{
 			// pci_dma_configure() hands of_dma_configure() the
 			// bridge's node, not the endpoint's, so
 			// of_dma_configure_id() reads it first.
+			// The bridge's own dma-ranges, where the description
+			// states them, are the fragment's and end the walk on
+			// its node; an empty one passes it on, as none does;
+			// without them upstream's, if any, end it.
+			if len(m.Bridge.DMARanges) > 0 {
+				continue // the walk is the description's: EndpointDMALimit reads the same ranges
+			}
 			limit, bus = m.EndpointDMALimit()
 			w := t.DMAWalk(n, over)
-			if top, ok := pciDMATop(n); ok {
+			if top, ok := pciDMATop(n); ok && !m.Bridge.HasDMARanges {
 				w = basetree.DMAWalk{At: n, Limit: top, OK: true}
 			}
 			if got, want, ok := walkDiffers(t, w, limit, bus); ok {
 				p.Report(m.Ref(), m.Bridge.Pos,
 					fmt.Sprintf("master %s: the description's buses give the PCI devices behind it %s, but of_dma_get_range() from the bridge's node over the built tree finds %s", m.Key, want, got),
 					inTree(t, n.Path),
-					Note(ir.Pos{}, "pci_dma_configure() (drivers/pci/pci-driver.c) configures them from the bridge's node, whose own dma-ranges the walk reads first; the description states none on a master"))
+					Note(ir.Pos{}, "pci_dma_configure() (drivers/pci/pci-driver.c) configures them from the bridge's node, whose own dma-ranges the walk reads first; where the tree has them, state them as bridge.dmaRanges"))
 			}
 		}
 	},
@@ -114,30 +141,24 @@ func walkDiffers(t *basetree.Tree, w basetree.DMAWalk, limit uint64, bus *ir.Bus
 }
 
 // pciDMATop returns the highest DMA address of a PCI host bridge's own
-// non-empty dma-ranges, whose child addresses are three cells, the first
-// the PCI flags: of_pci_range_parser_one() (drivers/of/address.c, Linux
-// 6.12) reads the bus address after the bus's flag cells (flag_cells 1
-// for the PCI bus, of_busses[]), and of_dma_get_range() ends its walk on
-// this first non-empty dma-ranges with the highest bus address + size - 1
-// (dma_range_map_max()). ok is false for a node without such a
-// dma-ranges, or one it cannot decode.
+// non-empty dma-ranges in the base tree, whose child addresses are three
+// cells, the first the PCI flags: of_pci_range_parser_one()
+// (drivers/of/address.c, Linux 6.12) reads the bus address after the
+// bus's flag cells (basetree.Node.PCIDMARanges), and of_dma_get_range()
+// ends its walk on this first non-empty dma-ranges with the highest bus
+// address + size - 1 (dma_range_map_max()). ok is false for a node
+// without such a dma-ranges, or one it cannot decode.
 func pciDMATop(n *basetree.Node) (uint64, bool) {
-	cells, has := n.Cells("dma-ranges")
-	if !has || len(cells) == 0 || n.AddressCells() != 3 || n.Parent == nil {
-		return 0, false
-	}
-	pc, sc := n.Parent.AddressCells(), n.SizeCells()
-	w := 3 + pc + sc
-	if pc > 2 || sc < 1 || sc > 2 || len(cells)%w != 0 {
+	rs, _, ok := n.PCIDMARanges()
+	if !ok || len(rs) == 0 {
 		return 0, false
 	}
 	var top uint64
-	for i := 0; i < len(cells); i += w {
-		bus, size := basetree.Number(cells[i+1:i+3]), basetree.Number(cells[i+3+pc:i+w])
-		if size == 0 {
+	for _, r := range rs {
+		if r.Size == 0 {
 			continue
 		}
-		top = max(top, bus+(size-1))
+		top = max(top, r.Bus+(r.Size-1))
 	}
 	return top, true
 }

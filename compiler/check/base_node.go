@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"boardc.dev/boardc/compiler/basetree"
@@ -22,7 +23,10 @@ var BaseNode = &Check{
 			"A master described as a PCIe host bridge (bridge kind \"pcie\") must be one in the base tree: " +
 			"a node with device_type = \"pci\" (the PCI bus binding, dt-schema pci/pci-bus.yaml) or named " +
 			"pcie or pci, as boardc import finds them; elsewhere no PCI device takes its DMA configuration " +
-			"from the node, and the bridge's missing width hides a master's."},
+			"from the node, and the bridge's missing width hides a master's. A bridge that states its own " +
+			"dma-ranges (bridge.dmaRanges), which the fragment writes in the PCI bus binding's cells (3 " +
+			"address, 2 size), must have those cell counts in the base tree. A master described as the DPAA2 " +
+			"Management Complex (bridge kind \"fsl-mc\") must be compatible \"fsl,qoriq-mc\" there."},
 	NeedsBase: true,
 	Run: func(p *Pass) {
 		t := p.Base
@@ -71,6 +75,25 @@ var BaseNode = &Check{
 					p.Report(m.Ref(), b.Pos, fmt.Sprintf("master %s is described as a PCIe host bridge, but node %s of the base tree is none: no device_type = \"pci\" and not named pcie or pci", m.Key, n.Path),
 						inTree(t, n.Path),
 						Note(ir.Pos{}, "the PCI bus binding (dt-schema pci/pci-bus.yaml) requires device_type = \"pci\" of a host bridge's node"))
+				}
+				// The fragment writes bridge.dmaRanges in the PCI bus
+				// binding's cells; dtc and of_pci_range_parser_one()
+				// read them in the node's.
+				if n := baseNode(t, m.Node); n != nil && b.HasDMARanges && (n.AddressCells() != ir.PCIAddressCells || n.SizeCells() != ir.PCISizeCells) {
+					p.Report(m.Ref(), b.DMARangesPos, fmt.Sprintf("master %s: bridge.dmaRanges are written with #address-cells %d and #size-cells %d, the PCI bus binding's, but node %s of the base tree has %d and %d",
+						m.Key, ir.PCIAddressCells, ir.PCISizeCells, n.Path, n.AddressCells(), n.SizeCells()),
+						inTree(t, n.Path))
+				}
+			}
+			// Bridge kind "fsl-mc" names the node fsl_mc_bus_probe()
+			// binds (fsl_mc_bus_match_table, drivers/bus/fsl-mc/
+			// fsl-mc-bus.c): elsewhere no fsl-mc object is created below it.
+			if d := m.DriverSets; d != nil && d.MC != "" {
+				if n := baseNode(t, m.Node); n != nil {
+					if cs, _ := n.Strings("compatible"); !slices.Contains(cs, "fsl,qoriq-mc") {
+						p.Report(m.Ref(), d.Pos, fmt.Sprintf("master %s is described as the DPAA2 Management Complex (bridge kind \"fsl-mc\"), but node %s of the base tree is not compatible \"fsl,qoriq-mc\"", m.Key, n.Path),
+							inTree(t, n.Path))
+					}
 				}
 			}
 			if m.IOMMU != "" && labels {

@@ -61,7 +61,7 @@ var CoherencyOptOut = &Check{
 			"other SoCs are not measured. Waive the finding with the reason once verified."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
-			if m.Coherence() != ir.OptedOut {
+			if m.Coherence() != ir.OptedOut || m.DMADeviceKey != "" {
 				continue
 			}
 			p.Report(m.Ref(), m.Coherency.Pos,
@@ -84,7 +84,7 @@ var CoherencyUnverified = &Check{
 			"throughput by +3 % to +326 %. What it is worth for another master is not measured."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
-			if m.Coherence() != ir.Unverified {
+			if m.Coherence() != ir.Unverified || m.DMADeviceKey != "" {
 				continue
 			}
 			p.Report(m.Ref(), m.BusPos,

@@ -16,25 +16,28 @@ var DMARangesCells = &Check{
 			"(devicetree specification, chapter 2). A value wider than its cells cannot be written and " +
 			"would be truncated."},
 	Run: func(p *Pass) {
-		soc := &p.Board.SoC
-		for _, b := range soc.Buses {
-			pa, _ := soc.ParentCells(b)
-			for _, r := range b.DMARanges {
-				for _, f := range []struct {
-					what  string
-					v     uint64
-					cells int
-				}{{"child address", r.Child, b.AddressCells}, {"parent address", r.Parent, pa}, {"size", r.Size, b.SizeCells}} {
-					if fits(f.v, f.cells) {
-						continue
-					}
-					p.Report(b.Ref(), r.Pos,
-						fmt.Sprintf("dma-ranges %s 0x%x of bus %s does not fit in %d cells", f.what, f.v, b.Key, f.cells),
-						Note(b.CellsPos, "cell counts of bus %s", b.Key))
-				}
-			}
+		for _, st := range busRanges(&p.Board.SoC) {
+			rangesCells(p, st)
 		}
 	},
+}
+
+// rangesCells reports the values of st that do not fit their cells.
+func rangesCells(p *Pass, st statedRanges) {
+	for _, r := range st.rs {
+		for _, f := range []struct {
+			what  string
+			v     uint64
+			cells int
+		}{{"child address", r.Child, st.childCells}, {"parent address", r.Parent, st.parentCells}, {"size", r.Size, st.sizeCells}} {
+			if fits(f.v, f.cells) {
+				continue
+			}
+			p.Report(st.ref, r.Pos,
+				fmt.Sprintf("dma-ranges %s 0x%x of %s does not fit in %d cells", f.what, f.v, st.what, f.cells),
+				Note(st.cellsBus.CellsPos, "cell counts of bus %s", st.cellsBus.Key))
+		}
+	}
 }
 
 func fits(v uint64, cells int) bool {

@@ -16,30 +16,35 @@ var DMARangesOverlap = &Check{
 			"(its declared addressBits; its #address-cells bound only how the window's start is written). of_dma_get_range() (drivers/of/address.c) takes " +
 			"the windows as they come: the device DMAs to the wrong memory."},
 	Run: func(p *Pass) {
-		soc := &p.Board.SoC
-		for _, b := range soc.Buses {
-			rs := b.DMARanges
-			for i := range rs {
-				for j := i + 1; j < len(rs); j++ {
-					if overlaps(rs[i].Child, rs[i].Size, rs[j].Child, rs[j].Size) {
-						p.Report(b.Ref(), rs[j].Pos,
-							fmt.Sprintf("dma-ranges windows of bus %s overlap at child address 0x%x", b.Key, max(rs[i].Child, rs[j].Child)),
-							Note(rs[i].Pos, "the other window"))
-					}
-				}
-			}
-			limit := parentLimit(b.Parent)
-			for _, r := range rs {
-				if limit == 0 {
-					break
-				}
-				if end := r.Parent + r.Size; end < r.Parent || end-1 > limit {
-					p.Report(b.Ref(), r.Pos,
-						fmt.Sprintf("dma-ranges window of bus %s ends past the parent's address space (last address 0x%x)", b.Key, limit))
-				}
-			}
+		for _, st := range busRanges(&p.Board.SoC) {
+			rangesOverlap(p, st)
 		}
 	},
+}
+
+// rangesOverlap reports the windows of st that overlap another in the
+// child address space, or end past what the bus above can address.
+func rangesOverlap(p *Pass, st statedRanges) {
+	rs := st.rs
+	for i := range rs {
+		for j := i + 1; j < len(rs); j++ {
+			if overlaps(rs[i].Child, rs[i].Size, rs[j].Child, rs[j].Size) {
+				p.Report(st.ref, rs[j].Pos,
+					fmt.Sprintf("dma-ranges windows of %s overlap at child address 0x%x", st.what, max(rs[i].Child, rs[j].Child)),
+					Note(rs[i].Pos, "the other window"))
+			}
+		}
+	}
+	limit := parentLimit(st.above)
+	for _, r := range rs {
+		if limit == 0 {
+			break
+		}
+		if end := r.Parent + r.Size; end < r.Parent || end-1 > limit {
+			p.Report(st.ref, r.Pos,
+				fmt.Sprintf("dma-ranges window of %s ends past the parent's address space (last address 0x%x)", st.what, limit))
+		}
+	}
 }
 
 func overlaps(a, alen, b, blen uint64) bool {

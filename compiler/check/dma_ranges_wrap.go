@@ -16,19 +16,25 @@ var DMARangesWrap = &Check{
 			"(drivers/of/address.c) computes the device's DMA limit from the window's end, which then " +
 			"lies below its start: the limit the kernel sets is not the window the description meant."},
 	Run: func(p *Pass) {
-		for _, b := range p.Board.SoC.Buses {
-			for _, r := range b.DMARanges {
-				for _, side := range []struct {
-					name string
-					at   uint64
-				}{{"child", r.Child}, {"parent", r.Parent}} {
-					if end := side.at + r.Size; end < side.at && end != 0 {
-						p.Report(b.Ref(), r.Pos, fmt.Sprintf(
-							"dma-ranges window of bus %s wraps past the end of the 64-bit address space: %s address 0x%x plus size 0x%x",
-							b.Key, side.name, side.at, r.Size))
-					}
-				}
-			}
+		for _, st := range busRanges(&p.Board.SoC) {
+			rangesWrap(p, st)
 		}
 	},
+}
+
+// rangesWrap reports the windows of st whose child or parent address
+// plus size wraps past 2^64.
+func rangesWrap(p *Pass, st statedRanges) {
+	for _, r := range st.rs {
+		for _, side := range []struct {
+			name string
+			at   uint64
+		}{{"child", r.Child}, {"parent", r.Parent}} {
+			if end := side.at + r.Size; end < side.at && end != 0 {
+				p.Report(st.ref, r.Pos, fmt.Sprintf(
+					"dma-ranges window of %s wraps past the end of the 64-bit address space: %s address 0x%x plus size 0x%x",
+					st.what, side.name, side.at, r.Size))
+			}
+		}
+	}
 }

@@ -19,7 +19,8 @@ var DMABelowRAM = &Check{
 			"runs out, DMA mappings fail. A master behind an IOMMU (iommu set) is not reported: the DMA " +
 			"API hands it I/O virtual addresses below its mask wherever the RAM is " +
 			"(drivers/iommu/dma-iommu.c, iommu_dma_alloc_iova() takes dma_get_mask()). Nor is a bridge " +
-			"(bridge): it has no mask of its own, its endpoints' drivers set theirs."},
+			"(bridge): it has no mask of its own, its endpoints' drivers set theirs; nor a master configured " +
+			"from another master's node (dmaDevice), which states no width."},
 	Run: func(p *Pass) {
 		top, region := p.Board.HighestRAM()
 		if top == 0 {
@@ -27,7 +28,7 @@ var DMABelowRAM = &Check{
 		}
 		need := bits.Len64(top - 1)
 		for _, m := range p.Board.SoC.Masters {
-			if m.IsBridge() || m.DMABits >= need || m.IOMMU != "" {
+			if !m.HasOwnWidth() || m.DMABits >= need || m.IOMMU != "" {
 				continue
 			}
 			p.Report(m.Ref(), m.DMABitsPos,
@@ -53,10 +54,10 @@ var DMAAboveBus = &Check{
 			"API never hands out an address above min(mask, bus_dma_limit) (dma_capable(), " +
 			"include/linux/dma-direct.h; dma_direct_optimal_gfp_mask(), kernel/dma/direct.c). It is " +
 			"reported only when no dma-ranges gives the kernel a limit within the bus's width. A bridge " +
-			"(bridge) has no width to check."},
+			"(bridge), or a master configured from another master's node (dmaDevice), has no width to check."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
-			if m.IsBridge() {
+			if !m.HasOwnWidth() {
 				continue
 			}
 			if m.DriverSets != nil {

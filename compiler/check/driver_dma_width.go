@@ -30,7 +30,7 @@ var DriverDMAWidth = &Check{
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			d, matched := driverOf(p, m)
-			if d == nil || d.Bridge == "pci-host" || m.IsBridge() || m.DMABits == 0 {
+			if d == nil || d.Bridge == "pci-host" || !m.HasOwnWidth() || m.DMABits == 0 {
 				continue
 			}
 			if d.DMA.Kind == kernel.DMANone {

@@ -22,12 +22,16 @@ var DriverSets = &Check{
 			"where the driver's is. children must match a driver that sets the masks of the devices it " +
 			"creates (the fsl-mc bus) and only such a driver. Each finding names the catalogue's fact: " +
 			"kernel series, file:line and function. PCI host bridges, whose endpoints do the DMA, may carry " +
-			"driverSets to say so; a master described as a bridge (bridge) is not checked."},
+			"driverSets to say so; a master described as a bridge (bridge), or configured from another " +
+			"master's node (dmaDevice), is not checked."},
 	Run: func(p *Pass) {
 		for _, m := range p.Board.SoC.Masters {
 			d, matched := driverOf(p, m)
-			if d == nil || !d.DMA.Kind.Known() || m.IsBridge() {
-				continue // a bridge's own device does no DMA: its driver's masks are nobody's
+			if d == nil || !d.DMA.Kind.Known() || !m.HasOwnWidth() {
+				// A bridge's own device does no DMA: its driver's
+				// masks are nobody's; a master with dmaDevice states
+				// no width to compare.
+				continue
 			}
 			ds, k := m.DriverSets, d.DMA.Kind
 			note := driverNote(p.Kernel, d, matched)

@@ -29,6 +29,8 @@ func All() []*Check {
 		IRQPinConflict,
 		MemoryLayout,
 		DMARangesWrap,
+		BridgeDMARanges,
+		ChildrenNoRanges,
 		BoardCompatible,
 		SteeringOnIsolated,
 		PolicyOnDisabled,

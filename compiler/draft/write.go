@@ -311,8 +311,31 @@ func (g *gen) bridge(w *w, m *basetree.Node, compat []string) {
 	if dt, _ := m.String("device_type"); dt == "pci" {
 		why = `device_type = "pci"`
 	}
-	w.p("bridge: {kind: %s, source: %s}", w.q("pcie"),
-		w.q(limit(fmt.Sprintf("%s: %s, %s; pci_dma_configure(), drivers/pci/pci-driver.c, configures its endpoints from this node", g.o.Source, m.Path, why), 200)))
+	source := w.q(limit(fmt.Sprintf("%s: %s, %s; pci_dma_configure(), drivers/pci/pci-driver.c, configures its endpoints from this node", g.o.Source, m.Path, why), 200))
+	switch rs, has, ok := m.PCIDMARanges(); {
+	case has && ok && len(rs) > 0 && m.SizeCells() == 2:
+		// The node's own dma-ranges, its inbound windows: the
+		// endpoints' walk (of_dma_get_range(), from the bridge's node)
+		// ends on them, and the fragment writes them back as they are.
+		w.comment("Upstream's dma-ranges on the bridge's node: its inbound windows, which of_dma_configure_id() (drivers/of/device.c) reads first for the PCI devices behind it (flags: the PCI address's phys.hi cell).")
+		w.p("bridge: {")
+		w.p("kind: %s", w.q("pcie"))
+		w.p("source: %s", source)
+		w.p("dmaRanges: [")
+		for _, r := range rs {
+			w.p("{flags: %s, child: %s, parent: %s, size: %s},", hex(uint64(r.Flags)), hex(r.Bus), hex(r.Parent), hex(r.Size))
+		}
+		w.p("]")
+		w.p("}")
+	default:
+		switch {
+		case has && ok && len(rs) == 0:
+			w.comment("Upstream's dma-ranges on the bridge's node is empty: to the endpoints' walk (of_dma_get_range(), drivers/of/address.c) what none is; not imported.")
+		case has:
+			w.comment("TODO bridge.dmaRanges: upstream's dma-ranges on the bridge's node is not in the PCI bus binding's cells (#address-cells 3, #size-cells 2, a parent address of at most 2 cells) or not whole windows; not imported.")
+		}
+		w.p("bridge: {kind: %s, source: %s}", w.q("pcie"), source)
+	}
 	w.comment("irqs and netdev, if the board pins or steers them, are the endpoints': the names their own drivers request.")
 	w.p("irqs: {}")
 	w.p("}")

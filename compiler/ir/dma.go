@@ -74,7 +74,11 @@ type BusCoherency struct {
 // DMARange is one dma-ranges triplet.
 type DMARange struct {
 	Child, Parent, Size uint64
-	Pos                 Pos
+	// Flags is the flags cell (phys.hi) of a PCI child address, for a
+	// window of a PCI host bridge's dma-ranges (Bridge.DMARanges); 0 on a
+	// bus's.
+	Flags uint32
+	Pos   Pos
 }
 
 // Master is a DMA-capable device.
@@ -98,6 +102,13 @@ type Master struct {
 	// Bridge is set when the master is a bridge whose endpoints do the
 	// DMA: DMABits and CoherentBits are then 0 and DriverSets nil.
 	Bridge *Bridge
+	// DMADeviceKey names the master from whose node the kernel configures
+	// this one's DMA (dmaDevice), at DMADevicePos; DMADevice is that
+	// master once resolved (nil while the key names none). Such a master
+	// has no width (DMABits 0), no DriverSets, Bridge or Coherency.
+	DMADeviceKey string
+	DMADevicePos Pos
+	DMADevice    *Master
 	// Coherency is the master's own fact, nil when it has none.
 	Coherency *MasterCoherency
 	IOMMU     string
@@ -132,10 +143,27 @@ type DriverSet struct {
 	// say. WidthsPos is where it says them.
 	Widths    []int
 	WidthsPos Pos
+	// MC is the source of bridge kind "fsl-mc" where the description
+	// says the fact that way (ir.BridgeFSLMC): the masks are then the
+	// bus's (fsl_mc_device_add()), Children is true and the widths 64.
+	MC string
 }
 
 // BridgePCIe is the kind of a PCI(e) host bridge.
 const BridgePCIe = "pcie"
+
+// BridgeFSLMC is the kind of the DPAA2 Management Complex's node, lowered
+// as the master whose masks the fsl-mc bus sets on the objects below it
+// (DriverSet.Children, DriverSet.MC), not as a Bridge.
+const BridgeFSLMC = "fsl-mc"
+
+// FSLMCMaskBits is the width of both masks fsl_mc_device_add()
+// (drivers/bus/fsl-mc/fsl-mc-bus.c) gives every DPAA2 object but a
+// container: FSL_MC_DEFAULT_DMA_MASK, ~0ULL.
+const FSLMCMaskBits = 64
+
+// FSLMCSource names where the fsl-mc bus sets its objects' masks.
+const FSLMCSource = "drivers/bus/fsl-mc/fsl-mc-bus.c fsl_mc_device_add(): FSL_MC_DEFAULT_DMA_MASK, 64-bit streaming and coherent masks on every object but a DPRC"
 
 // Bridge is the fact that a master is a bridge: the devices behind it
 // master DMA with masks their own drivers set, and take their DMA
@@ -152,7 +180,28 @@ type Bridge struct {
 	Endpoints       []int
 	EndpointsPos    Pos
 	EndpointsSource string
+	// HasDMARanges says the description states the bridge node's own
+	// dma-ranges, DMARanges (empty: an empty dma-ranges, the identity),
+	// at DMARangesPos: its inbound windows, whose child addresses are
+	// PCI bus addresses with their flags (Flags).
+	HasDMARanges bool
+	DMARanges    []DMARange
+	DMARangesPos Pos
 }
+
+// PCIAddressCells and PCISizeCells are a PCI host bridge node's cell
+// counts, as the PCI bus binding fixes them and of_bus_pci_count_cells()
+// (drivers/of/address.c, Linux 6.12) assumes them: a child address is the
+// flags cell and a 64-bit bus address.
+const (
+	PCIAddressCells = 3
+	PCISizeCells    = 2
+)
+
+// PCISpace returns the space code of a PCI address's flags cell (phys.hi
+// bits 24-25: 0 configuration, 1 I/O, 2 32-bit memory, 3 64-bit memory;
+// of_bus_pci_get_flags(), drivers/of/address.c).
+func PCISpace(flags uint32) uint32 { return flags >> 24 & 3 }
 
 // KindText names the bridge's kind in prose: "PCIe host bridge".
 func (b *Bridge) KindText() string {
@@ -165,6 +214,12 @@ func (b *Bridge) KindText() string {
 // IsBridge reports whether the master is a bridge whose endpoints do the
 // DMA, with no DMA width of its own.
 func (m *Master) IsBridge() bool { return m.Bridge != nil }
+
+// HasOwnWidth reports whether the description gives the master a DMA
+// width of its own: not a bridge (its endpoints' drivers set theirs), and
+// not a master whose DMA is configured from another master's node
+// (dmaDevice).
+func (m *Master) HasOwnWidth() bool { return m.Bridge == nil && m.DMADeviceKey == "" }
 
 // CoherentWidth returns the width of the master's coherent DMA mask: its
 // streaming width unless the description splits them (or, for a board
@@ -229,6 +284,11 @@ const (
 
 // Coherence returns how the master's coherency is decided.
 func (m *Master) Coherence() Coherence {
+	if d := m.DMADevice; d != nil {
+		// of_dma_configure_id() takes the coherency of the node it is
+		// handed (of_dma_is_coherent(np)), the DMA device's.
+		return d.Coherence()
+	}
 	switch {
 	case !m.Bus.Coherency.Coherent:
 		return NonCoherentBus
@@ -363,17 +423,46 @@ type MemRegion struct {
 // later node ends the walk with none (-ENODEV); the first non-empty one
 // ends it. The described buses are taken to be the master's DT parents
 // in order, and the master's own node to carry no dma-ranges.
+//
+// For a master whose DMA is configured from another master's node
+// (dmaDevice), the walk starts on that node itself (of_dma_configure_id()
+// walks from the node it is handed when it is not the device's own), as
+// for the devices behind a bridge: the DMA device's EndpointDMALimit.
 func (m *Master) BusDMALimit() (uint64, *Bus) {
+	if d := m.DMADevice; d != nil {
+		return d.EndpointDMALimit()
+	}
 	return dmaLimit(m.BusPath(), true)
 }
 
 // EndpointDMALimit is BusDMALimit for the PCI devices behind the master,
 // when it is a PCI host bridge: pci_dma_configure()
 // (drivers/pci/pci-driver.c) hands of_dma_configure() the bridge's own
-// node, so the walk starts there, on a node the description gives no
-// dma-ranges, and the master's bus is the second node of the walk.
+// node, so the walk starts there and the master's bus is the second node
+// of the walk. The bridge's own non-empty dma-ranges (Bridge.DMARanges)
+// end the walk on the bridge's node: the limit is then their highest bus
+// address + size - 1 (of_pci_range_parser_one(), drivers/of/address.c,
+// reads the bus address after the flags cell) and the bus is nil. An
+// empty one, or none, passes the walk on to the bus.
 func (m *Master) EndpointDMALimit() (uint64, *Bus) {
+	if top, ok := m.BridgeDMALimit(); ok {
+		return top, nil
+	}
 	return dmaLimit(m.BusPath(), false)
+}
+
+// BridgeDMALimit returns the highest DMA address of the bridge's own
+// non-empty dma-ranges, bus address + size - 1 over its windows
+// (dma_range_map_max(), include/linux/dma-direct.h); ok is false for a
+// master that is no bridge or whose description states no such ranges.
+func (m *Master) BridgeDMALimit() (top uint64, ok bool) {
+	if m.Bridge == nil || len(m.Bridge.DMARanges) == 0 {
+		return 0, false
+	}
+	for _, r := range m.Bridge.DMARanges {
+		top = max(top, r.Child+(r.Size-1))
+	}
+	return top, true
 }
 
 // dmaLimit walks chain as of_dma_get_range() does; firstMayLack says

@@ -55,6 +55,19 @@ func TestEndpointDMALimit(t *testing.T) {
 	if l, from := m.EndpointDMALimit(); l != 1<<40-1 || from != top {
 		t.Errorf("EndpointDMALimit() = %#x, want the ranges of top through the bus's empty dma-ranges", l)
 	}
+	// The bridge's own windows end the walk on its node, at their
+	// highest bus address + size - 1, flags aside; its own device's
+	// walk, from its bus, is unchanged.
+	m.Bridge = &Bridge{Kind: BridgePCIe, HasDMARanges: true, DMARanges: []DMARange{
+		{Flags: 0x4300_0000, Child: 8 << 30, Parent: 0, Size: 1 << 30},
+		{Flags: 0x0200_0000, Child: 0, Parent: 0, Size: 1 << 32},
+	}}
+	if l, from := m.EndpointDMALimit(); l != 9<<30-1 || from != nil {
+		t.Errorf("EndpointDMALimit() = %#x from %v, want 0x23fffffff from the bridge's own windows", l, from)
+	}
+	if l, _ := m.BusDMALimit(); l != 1<<40-1 {
+		t.Errorf("BusDMALimit() = %#x, want the ranges of top still", l)
+	}
 }
 
 // TestNarrowedWidth: a mask anded with DMA_BIT_MASK(ilog2(limit) + 1), as
@@ -74,5 +87,33 @@ func TestNarrowedWidth(t *testing.T) {
 		if got := NarrowedWidth(c.width, c.limit); got != c.want {
 			t.Errorf("NarrowedWidth(%d, %#x) = %d, want %d", c.width, c.limit, got, c.want)
 		}
+	}
+}
+
+// TestDMADevice: a master configured from another master's node takes
+// that node's coherency and the walk from that node itself, where the
+// node's own bus is the walk's second node: a bus without dma-ranges
+// there ends it, though it is passed over for the DMA device's own walk.
+func TestDMADevice(t *testing.T) {
+	coh := BusCoherency{Coherent: true, Masters: ScopeAll}
+	top := &Bus{Key: "top", HasDMARanges: true, DMARanges: []DMARange{{Size: 1 << 32}}, Coherency: coh}
+	bus := &Bus{Key: "bus", Parent: top, Coherency: coh}
+	mixer := &Master{Key: "mixer", Bus: bus, DMABits: 32}
+	de := &Master{Key: "de", Bus: &Bus{Key: "root"}, DMADeviceKey: "mixer", DMADevice: mixer}
+	if !de.Coherent() || de.Coherence() != Inherited {
+		t.Errorf("de: coherence %v, want the mixer's, inherited", de.Coherence())
+	}
+	if de.HasOwnWidth() || !mixer.HasOwnWidth() {
+		t.Errorf("HasOwnWidth: de %v, mixer %v", de.HasOwnWidth(), mixer.HasOwnWidth())
+	}
+	if l, _ := mixer.BusDMALimit(); l != 1<<32-1 {
+		t.Errorf("mixer: BusDMALimit() = %#x, want top's", l)
+	}
+	if l, from := de.BusDMALimit(); l != 0 || from != nil {
+		t.Errorf("de: BusDMALimit() = %#x, want none: the mixer's bus is the walk's second node and has no dma-ranges", l)
+	}
+	bus.HasDMARanges = true
+	if l, from := de.BusDMALimit(); l != 1<<32-1 || from != top {
+		t.Errorf("de: BusDMALimit() = %#x, want top's through the bus's empty dma-ranges", l)
 	}
 }

@@ -200,6 +200,20 @@ func masterFacts(m *Master, fs facts) facts {
 		if b.EndpointsPos.IsValid() {
 			fs.at(b.EndpointsPos, "master %s: its endpoints' drivers set a %s-bit streaming mask (%s)", m.Key, joinInts(b.Endpoints, " or "), b.EndpointsSource)
 		}
+		if b.HasDMARanges {
+			parts := make([]Pos, len(b.DMARanges))
+			for i, r := range b.DMARanges {
+				parts[i] = r.Pos
+			}
+			top, _ := m.BridgeDMALimit()
+			fs.add(b.DMARangesPos, parts, "master %s: its own dma-ranges, %d inbound window(s): its endpoints' bus DMA limit is %#x", m.Key, len(b.DMARanges), top)
+		}
+	}
+	if m.DMADeviceKey != "" {
+		fs.at(m.DMADevicePos, "master %s: its driver configures its DMA from master %s's node (of_dma_configure() with that node): that node's coherency and bus DMA limit apply; no DMA width of its own, no C for it", m.Key, m.DMADeviceKey)
+	}
+	if d := m.DriverSets; d != nil && d.MC != "" {
+		fs.at(d.Pos, "master %s: the DPAA2 Management Complex (bridge kind fsl-mc: %s): its objects, the devices of the fsl-mc bus, do the DMA", m.Key, d.MC)
 	}
 	if d := m.DriverSets; d != nil {
 		fs.at(d.Pos, "master %s: its driver sets the masks (%s); no C for it", m.Key, d.Source)

@@ -185,6 +185,7 @@ func (lw *lowerer) soc(n node) ir.SoC {
 		}
 		s.Masters = append(s.Masters, m)
 	}
+	lw.dmaDevices(masters)
 	if d := n.at("irqDelivery"); d.exists() {
 		s.IRQDelivery = &ir.IRQDelivery{One: d.val("targets").str() == "one", Source: d.val("source").str(), Pos: d.Pos()}
 	}
@@ -273,7 +274,12 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 		Enabled:       true,
 	}
 	var problem *diag.Diagnostic
-	if b := n.at("bridge"); b.exists() {
+	if d := n.at("dmaDevice"); d.exists() {
+		m.DMADeviceKey, m.DMADevicePos = d.str(), d.Pos()
+		problem = lowerDMADevice(m, n)
+	} else if b := n.at("bridge"); b.exists() && b.val("kind").str() == ir.BridgeFSLMC {
+		problem = lowerFSLMC(m, n, b)
+	} else if b.exists() {
 		m.Bridge = &ir.Bridge{Kind: b.val("kind").str(), Source: b.val("source").str(), Pos: b.Pos()}
 		if e := b.at("endpoints"); e.exists() {
 			w := e.at("widths")
@@ -281,11 +287,20 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 			slices.Sort(m.Bridge.Endpoints)
 			m.Bridge.Endpoints = slices.Compact(m.Bridge.Endpoints)
 		}
+		if r := b.at("dmaRanges"); r.exists() {
+			m.Bridge.HasDMARanges, m.Bridge.DMARangesPos = true, r.Pos()
+			for _, e := range r.list() {
+				m.Bridge.DMARanges = append(m.Bridge.DMARanges, ir.DMARange{
+					Child: e.val("child").uint(), Parent: e.val("parent").uint(),
+					Size: e.val("size").uint(), Flags: uint32(e.val("flags").uint()), Pos: e.Pos(),
+				})
+			}
+		}
 		problem = lowerBridge(m, n)
 	} else {
 		problem = lowerDMA(m, n)
 	}
-	if d := n.at("driverSets"); d.exists() && m.Bridge == nil {
+	if d := n.at("driverSets"); d.exists() && m.HasOwnWidth() && m.DriverSets == nil {
 		m.DriverSets = &ir.DriverSet{Source: d.val("source").str(), Pos: d.Pos()}
 		if c := d.val("children"); c.exists() {
 			m.DriverSets.Children, m.DriverSets.ChildrenPos = c.bool(), c.Pos()
@@ -299,7 +314,7 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 	if e := n.at("enabled"); e.exists() {
 		m.Enabled, m.EnabledPos = e.bool(), e.Pos()
 	}
-	if c := n.at("coherency"); c.exists() {
+	if c := n.at("coherency"); c.exists() && m.DMADeviceKey == "" {
 		m.Coherency = &ir.MasterCoherency{Coherent: c.val("coherent").bool(), Pos: c.Pos()}
 		if s := c.val("source"); s.exists() {
 			m.Coherency.Source = s.str()
@@ -420,6 +435,101 @@ func lowerBridge(m *ir.Master, n node) *diag.Diagnostic {
 		}
 	}
 	return nil
+}
+
+// lowerDMADevice returns the diagnostic of a master with dmaDevice that
+// states what the kernel takes from the DMA device's node instead (a
+// width, a driver's masks, a coherency fact) or is a bridge: the driver
+// hands of_dma_configure() the DMA device's node, whose facts are the
+// ones that apply.
+func lowerDMADevice(m *ir.Master, n node) *diag.Diagnostic {
+	for _, f := range []string{"dma", "dmaBits", "driverSets", "coherency", "bridge"} {
+		v := n.at(f)
+		if !v.exists() {
+			continue
+		}
+		return &diag.Diagnostic{
+			Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field(f),
+			Message: fmt.Sprintf("soc.masters.%s: %s with dmaDevice: the kernel configures its DMA from master %s's node, whose facts apply; remove %s (state it on master %s)", m.Key, f, m.DMADeviceKey, f, m.DMADeviceKey),
+			Notes:   []diag.Note{{Pos: m.DMADevicePos, Message: "dmaDevice is given here"}},
+		}
+	}
+	return nil
+}
+
+// lowerFSLMC lowers bridge kind "fsl-mc" as the facts it says: the
+// fsl-mc bus sets 64-bit masks on the objects it creates below the MC's
+// device (fsl_mc_device_add(), drivers/bus/fsl-mc/fsl-mc-bus.c), the
+// same as dma: streaming: 64 with driverSets children, which the checks,
+// the verifier and the target plan already know. It returns the
+// diagnostic of a width, masks, endpoints or dmaRanges given with it:
+// the bus decides the objects' masks, and the MC's node is no PCI host
+// bridge's.
+func lowerFSLMC(m *ir.Master, n, b node) *diag.Diagnostic {
+	pos := b.at("kind").Pos()
+	m.DMABits, m.DMABitsPos = ir.FSLMCMaskBits, pos
+	m.CoherentBits, m.CoherentBitsPos = ir.FSLMCMaskBits, pos
+	m.DriverSets = &ir.DriverSet{Source: ir.FSLMCSource, Pos: pos, Children: true, ChildrenPos: pos, MC: b.val("source").str()}
+	ref := ir.MasterRef(m.Key)
+	for _, f := range []string{"dma", "dmaBits", "driverSets"} {
+		if v := n.at(f); v.exists() {
+			return fslMCConflict(m, v, f, ref.Field(f), pos)
+		}
+	}
+	for _, f := range []string{"endpoints", "dmaRanges"} {
+		if v := b.at(f); v.exists() {
+			return fslMCConflict(m, v, "bridge."+f, ref.Field("bridge").Field(f), pos)
+		}
+	}
+	return nil
+}
+
+// fslMCConflict is the diagnostic of field f, at v (ref), given with
+// bridge kind "fsl-mc" at kind.
+func fslMCConflict(m *ir.Master, v node, f string, ref ir.Ref, kind ir.Pos) *diag.Diagnostic {
+	return &diag.Diagnostic{
+		Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ref,
+		Message: fmt.Sprintf("soc.masters.%s: %s with bridge kind \"fsl-mc\": the fsl-mc bus gives its objects 64-bit masks (fsl_mc_device_add()), narrowed to the dma-ranges from the MC's node; remove %s", m.Key, f, f),
+		Notes:   []diag.Note{{Pos: kind, Message: "bridge kind \"fsl-mc\" is given here"}},
+	}
+}
+
+// dmaDevices resolves each master's dmaDevice to the master it names,
+// among every master lowered (those left out for their bus included):
+// one declared in soc.masters, not itself, and configured from its own
+// node (no dmaDevice of its own: the kernel uses the named node as it
+// is, so a chain would describe a configuration no driver makes).
+func (lw *lowerer) dmaDevices(masters []*ir.Master) {
+	byKey := make(map[string]*ir.Master, len(masters))
+	keys := make([]string, 0, len(masters))
+	for _, m := range masters {
+		byKey[m.Key] = m
+		keys = append(keys, m.Key)
+	}
+	for _, m := range masters {
+		k := m.DMADeviceKey
+		if k == "" {
+			continue
+		}
+		ref := m.Ref().Field("dmaDevice")
+		switch d := byKey[k]; {
+		case d == nil && lw.isMissing(ir.MasterRef(k)), d != nil && d.Bus == nil:
+			// Missing, or left out for its bus, as reported there.
+			lw.missing = append(lw.missing, ref)
+		case d == nil:
+			msg := fmt.Sprintf("soc.masters.%s.dmaDevice: master %q is not declared in soc.masters", m.Key, k)
+			if c := diag.Closest(k, keys); c != "" {
+				msg += fmt.Sprintf("; did you mean %s?", c)
+			}
+			lw.errorf(ref, m.DMADevicePos, "%s", msg)
+		case d == m:
+			lw.errorf(ref, m.DMADevicePos, "soc.masters.%s.dmaDevice: names the master itself; a master configured from its own node needs no dmaDevice", m.Key)
+		case d.DMADeviceKey != "":
+			lw.errorf(ref, m.DMADevicePos, "soc.masters.%s.dmaDevice: master %s is itself configured from master %s's node; the kernel uses the node it is handed as it is: name the master whose node it is", m.Key, k, d.DMADeviceKey)
+		default:
+			m.DMADevice = d
+		}
+	}
 }
 
 func (lw *lowerer) dpaa2(n node) *ir.DPAA2 {

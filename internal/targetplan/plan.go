@@ -127,6 +127,11 @@ func write(w io.Writer, b *ir.Board) error {
 				if ws := m.Bridge.Endpoints; len(ws) > 0 {
 					dma, cdma = strconv.Itoa(ws[len(ws)-1]), strconv.Itoa(ws[len(ws)-1])
 				}
+			case m.DMADeviceKey != "":
+				// Configured from another master's node: the
+				// description states no width, its driver sets
+				// the masks if anyone does.
+				setter, dma, cdma = "driver", "any", "any"
 			case m.DriverSets != nil && m.DriverSets.Children:
 				setter = "children"
 				d, c := m.ChildWidths()

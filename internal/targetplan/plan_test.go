@@ -187,3 +187,39 @@ func TestPlanOneCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanBridgeDMARanges: the PCI devices behind a bridge that states
+// its own dma-ranges are expected at the limit of its windows (the
+// highest bus address + size - 1), the bridge's own device at none.
+func TestPlanBridgeDMARanges(t *testing.T) {
+	r := intree.Compile(t, "../../testdata/cases/pcie-bridge-dma-ranges")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"limit pcie0 0x0 0x1ffffffff\n", "limit pcie1 0x0 0xffffffff\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("plan lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestPlanDMADevice: a master configured from another master's node
+// (dmaDevice) is expected with that node's coherency and the bus DMA
+// limit of the walk from it, its masks any.
+func TestPlanDMADevice(t *testing.T) {
+	r := intree.Compile(t, "../../testdata/cases/dma-device")
+	var b strings.Builder
+	if err := write(&b, r.Board); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"master de /display-engine coherent any any driver\n",
+		"limit de 0xbfffffff 0x0\n",
+		"widths de any any any any\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("plan lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -51,7 +51,9 @@ func limitText(v uint64) string { return fmt.Sprintf("%#x", v) }
 //   - driverSets alone: any;
 //   - a bridge (bridge): its own device's masks are not checked, the PCI
 //     devices behind it have any of the widths their drivers set
-//     (bridge.endpoints), any without them.
+//     (bridge.endpoints), any without them;
+//   - a master configured from another master's node (dmaDevice): any,
+//     the description states no width.
 //
 // The devices below any other master (PCI devices behind a host bridge)
 // have their own drivers' masks: any.
@@ -66,6 +68,8 @@ func acceptWidths(m *ir.Master) (dma, coh, belowDMA, belowCoh string) {
 			}
 			return "any", "any", strings.Join(t, ","), strings.Join(t, ",")
 		}
+		return "any", "any", "any", "any"
+	case m.DMADeviceKey != "":
 		return "any", "any", "any", "any"
 	case d == nil:
 		return itoa(m.DMABits), itoa(m.CoherentWidth()), "any", "any"

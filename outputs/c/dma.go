@@ -26,13 +26,14 @@ const ofDefaultBits = 32
 
 // Covered returns the masters whose masks the C output speaks for: those
 // the board enables and whose driver does not set its own masks
-// (driverSets), bridges aside (their endpoints' drivers set theirs). Only
+// (driverSets), bridges aside (their endpoints' drivers set theirs), and
+// masters configured from another master's node (dmaDevice). Only
 // those among them whose described masks differ from what the kernel
 // gives them (Changes) get an entry.
 func Covered(b *ir.Board) []*ir.Master {
 	var out []*ir.Master
 	for _, m := range b.SoC.Masters {
-		if m.Enabled && m.DriverSets == nil && !m.IsBridge() {
+		if m.Enabled && m.DriverSets == nil && m.HasOwnWidth() {
 			out = append(out, m)
 		}
 	}
@@ -229,6 +230,9 @@ func masterTitle(m *ir.Master) outputs.Text {
 	}
 	if b := m.Bridge; b != nil {
 		return outputs.T(s, ", a "+b.KindText()+", ", b.Pos)
+	}
+	if m.DMADeviceKey != "" {
+		return outputs.T(s, ", DMA through master "+m.DMADeviceKey+", ", m.DMADevicePos)
 	}
 	return outputs.T(s, ", "+widths(m.DMABits, m.CoherentWidth())+", ", m.DMABitsPos)
 }

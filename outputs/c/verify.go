@@ -283,6 +283,9 @@ func (g *gen) verifyRow(w *outputs.Printer, m *ir.Master, children bool) {
 			o = o.And(f.Ref(), f.DMARangesPos)
 		}
 	}
+	if br := m.Bridge; br != nil && br.HasDMARanges {
+		o = o.And(m.Ref(), br.DMARangesPos) // the bridge's own dma-ranges give plimit
+	}
 	if from != nil {
 		title = append(title, "; bus limit from the dma-ranges of ", from.Key, ", ", from.DMARangesPos)
 	}
@@ -296,6 +299,9 @@ func (g *gen) verifyRow(w *outputs.Printer, m *ir.Master, children bool) {
 	case br != nil:
 		o = o.And(m.Ref(), br.Pos)
 		title = append(title, "; its own device does no DMA, its masks are printed as information; the PCI devices behind it are checked for coherency and bus limit, their masks printed as information")
+	case m.DMADevice != nil:
+		o = o.And(m.Ref(), m.DMADevicePos).And(m.DMADevice.Ref())
+		title = append(title, fmt.Sprintf("; its DMA is configured from the node of master %s: checked for that node's coherency and bus limit, its masks printed as information", m.DMADevice.Key))
 	case d != nil && d.Children:
 		o = o.And(m.Ref(), d.ChildrenPos)
 		title = append(title, fmt.Sprintf("; masks set on the devices below it (%s), narrowed to %s/%s bits by the bus limit when a driver binds them", d.ChildrenPos.Short(), bdma.prose(), bcdma.prose()))

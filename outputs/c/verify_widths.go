@@ -71,11 +71,13 @@ func cWidths(dma, coherent widthSet) string {
 //     information;
 //   - masks set on the devices below (driverSets children): none checked
 //     on the node's device, whose masks are the OF default nobody uses;
-//   - a bridge (bridge): none checked either, its device does no DMA.
+//   - a bridge (bridge): none checked either, its device does no DMA;
+//   - a master configured from another master's node (dmaDevice): none
+//     checked, the description states no width.
 func ownWidths(m *ir.Master) (dma, coherent widthSet) {
 	d := m.DriverSets
 	switch {
-	case m.IsBridge():
+	case !m.HasOwnWidth():
 		return nil, nil
 	case d == nil:
 		return widthSet{m.DMABits}, widthSet{m.CoherentWidth()}

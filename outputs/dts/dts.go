@@ -70,6 +70,9 @@ type dtNode struct {
 	// bus is set when the node carries a dma-ranges: the overlay restates
 	// its cell counts.
 	bus *ir.Bus
+	// bridge is set when the node is a PCI host bridge's that carries a
+	// dma-ranges: the overlay restates the PCI bus binding's cell counts.
+	bridge *ir.Master
 }
 
 // plan decides every node and property of the fragment, sorted by node
@@ -97,6 +100,23 @@ func plan(b *ir.Board) []*dtNode {
 			origin: outputs.From(bus.Ref()),
 		})
 	}
+	// A PCI host bridge's own dma-ranges, where the description states
+	// them: of_dma_configure_id() (drivers/of/device.c) reads them first
+	// for the PCI devices behind it (pci_dma_configure(),
+	// drivers/pci/pci-driver.c).
+	for _, m := range b.SoC.Masters {
+		if m.Bridge == nil || !m.Bridge.HasDMARanges {
+			continue
+		}
+		n := get(m.Node, "master "+m.Key, m.Ref())
+		n.bridge = m
+		n.props = append(n.props, prop{
+			name:   "dma-ranges",
+			text:   bridgeRangesProp(m),
+			why:    outputs.N(outputs.At(m.Ref().Field("bridge").Field("dmaRanges"), m.Bridge.DMARangesPos)),
+			origin: outputs.From(m.Ref()),
+		})
+	}
 	// A bus coherent for all masters whose flag upstream states on a
 	// node (the bus's or an ancestor, flagAt) gets it there, once; its
 	// masters inherit it by the walk of of_dma_is_coherent()
@@ -118,6 +138,11 @@ func plan(b *ir.Board) []*dtNode {
 		})
 	}
 	for _, m := range b.SoC.Masters {
+		if m.DMADeviceKey != "" {
+			// Its DMA is configured from the DMA device's node
+			// (dmaDevice), which the kernel reads instead of its own.
+			continue
+		}
 		p := prop{name: "dma-coherent", origin: outputs.From(m.Ref())}
 		switch m.Coherence() {
 		case ir.Inherited:
@@ -197,6 +222,27 @@ func rangesProp(bus *ir.Bus, soc *ir.SoC, ranges []ir.DMARange) string {
 	return "dma-ranges = <" + strings.Join(cells, " ") + ">;"
 }
 
+// bridgeRangesProp renders the dma-ranges the description states for
+// the PCI host bridge m: each window's PCI child address (the flags cell,
+// then the bus address in two cells), its parent address in the
+// #address-cells of the bridge's bus, its size in two cells (the PCI bus
+// binding's cell counts, ir.PCIAddressCells and ir.PCISizeCells). An
+// empty list is an empty property, the identity.
+func bridgeRangesProp(m *ir.Master) string {
+	rs := m.Bridge.DMARanges
+	if len(rs) == 0 {
+		return "dma-ranges;"
+	}
+	var cells []string
+	for _, r := range rs {
+		cells = append(cells, fmt.Sprintf("0x%x", r.Flags))
+		cells = append(cells, Cells(r.Child, ir.PCIAddressCells-1)...)
+		cells = append(cells, Cells(r.Parent, m.Bus.AddressCells)...)
+		cells = append(cells, Cells(r.Size, ir.PCISizeCells)...)
+	}
+	return "dma-ranges = <" + strings.Join(cells, " ") + ">;"
+}
+
 // Cells splits v into n 32-bit cells, most significant first. Values that
 // do not fit are reported by the checks before any emitter runs.
 func Cells(v uint64, n int) []string {
@@ -253,6 +299,12 @@ func node(p *outputs.Printer, n *dtNode, overlay bool) {
 		}
 		p.P(o.Named("#address-cells"), "\t#address-cells = <", bus.AddressCells, ">;", why("#address-cells"))
 		p.P(o.Named("#size-cells"), "\t#size-cells = <", bus.SizeCells, ">;", why("#size-cells"))
+	}
+	if m := n.bridge; overlay && m != nil {
+		o := outputs.From(m.Ref())
+		why := outputs.N("unchanged, restated for dtc's dma-ranges check, a PCI host bridge's (", outputs.At(m.Ref().Field("bridge"), m.Bridge.Pos), ")")
+		p.P(o.Named("#address-cells"), "\t#address-cells = <", ir.PCIAddressCells, ">;", why)
+		p.P(o.Named("#size-cells"), "\t#size-cells = <", ir.PCISizeCells, ">;", why)
 	}
 	for _, pr := range n.props {
 		p.P(pr.origin.Named(pr.name), "\t", pr.text, pr.why)
