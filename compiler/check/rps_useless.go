@@ -20,6 +20,16 @@ var RPSUseless = &Check{
 			"or RFS on a one-CPU SoC; drop them from the policy."},
 	Run: func(p *Pass) {
 		n := p.Board.SoC.NumCPUs()
+		// The IRQ pins of each master, in the policy's order: a board
+		// with many interfaces and pins reads each pin once.
+		pins := map[*ir.Master][]int{}
+		for i, pin := range p.Board.Policy.IRQs {
+			for _, m := range pin.Owners {
+				if l := pins[m]; len(l) == 0 || l[len(l)-1] != i {
+					pins[m] = append(l, i)
+				}
+			}
+		}
 		for _, np := range p.Board.Policy.Net {
 			if n == 1 {
 				if len(np.RPS) > 0 || np.RPSFlowCount >= 0 {
@@ -32,11 +42,10 @@ var RPSUseless = &Check{
 			}
 			var irqCPUs []int
 			var at ir.Pos
-			for _, pin := range p.Board.Policy.IRQs {
-				if slices.Contains(pin.Owners, np.Master) {
-					irqCPUs = append(irqCPUs, pin.CPUs...)
-					at = pin.Pos
-				}
+			for _, i := range pins[np.Master] {
+				pin := p.Board.Policy.IRQs[i]
+				irqCPUs = append(irqCPUs, pin.CPUs...)
+				at = pin.Pos
 			}
 			irqCPUs = ir.SortedCPUs(irqCPUs)
 			if len(irqCPUs) == 1 && slices.Equal(ir.SortedCPUs(np.RPS[0]), irqCPUs) {
