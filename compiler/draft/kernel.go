@@ -28,8 +28,29 @@ func (g *gen) fromCatalog(w *w, m *basetree.Node, d *kernel.Driver, matched stri
 	if cNameRE.MatchString(d.Name) {
 		w.p("driver: %s", w.q(d.Name))
 	}
-	g.dmaFromCatalog(w, m, d, matched)
+	if s, ok := fslMCBridge(d); ok {
+		// The DPAA2 Management Complex: its objects do the DMA, each
+		// given 64-bit masks as the bus creates it and configured from
+		// the MC's node (fsl_mc_dma_configure()); the schema's bridge
+		// kind fsl-mc says so.
+		w.comment(fmt.Sprintf("Linux %s: %s gives the objects it creates on the fsl-mc bus 64-bit masks, not itself, and configures their DMA from this node: a bridge whose objects do the DMA.", c.Series, d.Name))
+		w.p("bridge: {kind: %s, source: %s}", w.q("fsl-mc"), w.q(setSource(s)))
+	} else {
+		g.dmaFromCatalog(w, m, d, matched)
+	}
 	g.irqsFromCatalog(w, m, d)
+}
+
+// fslMCBridge returns the call that gives the fsl-mc objects their masks
+// when d is the DPAA2 Management Complex's bus driver as the catalogue
+// knows it (bridge fsl-mc, 64-bit masks on the devices it creates):
+// what the schema's bridge kind fsl-mc states (fsl_mc_device_add(),
+// drivers/bus/fsl-mc/fsl-mc-bus.c, FSL_MC_DEFAULT_DMA_MASK).
+func fslMCBridge(d *kernel.Driver) (kernel.MaskSet, bool) {
+	if d.Bridge != "fsl-mc" || d.DMA.Kind != kernel.DMAChildren || len(d.DMA.Widths) != 1 || d.DMA.Widths[0] != 64 {
+		return kernel.MaskSet{}, false
+	}
+	return pickSet(d, 64)
 }
 
 // setSource is a driverSets source: "file:line func(): call(arg)".

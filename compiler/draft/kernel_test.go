@@ -129,7 +129,8 @@ func TestKernelGolden(t *testing.T) {
 		`irqs: {vendor_eth: "vendor-eth"}`,
 		// match-data: the matched compatible's width.
 		"dma: streaming: 36",
-		"children: true",
+		// children, of the fsl-mc bus: its bridge kind.
+		`bridge: {kind: "fsl-mc", source: "drivers/bus/fsl-mc/fsl-mc-bus.c:820 fsl_mc_device_add(): dma_set_mask_and_coherent(FSL_MC_DEFAULT_DMA_MASK)"}`,
 		"// TODO dma: Linux 6.12's catalogue cannot tell what vmmc does with the\n",
 		"// TODO dma: Linux 6.12: arm-smmu sets a width it computes at probe,",
 		"Linux 6.12 (6.12.57): no driver lists its compatibles.",
@@ -186,7 +187,7 @@ func TestKernelVet(t *testing.T) {
 	// With 32 bits where the catalogue gives no width, as a default
 	// (the corpus's filler), the draft builds and the driver checks
 	// find nothing.
-	write(t, filepath.Join(mod, "kb", "fill.cue"), []byte("package kb\n\nsoc: masters: [_]: dma: streaming: *32 | int\n"))
+	write(t, filepath.Join(mod, "kb", "fill.cue"), []byte("package kb\n\nsoc: masters: [_]: M={if M.bridge == _|_ {dma: streaming: *32 | int}}\n"))
 	r, err = boardc.Compile("kb", boardc.Options{Kernel: &cats})
 	if err != nil {
 		t.Fatal(err)
