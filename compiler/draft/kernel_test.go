@@ -62,7 +62,12 @@ const testCatalog = `{"series": "6.12", "kernel": "6.12.57",
    "probe": {"file": "drivers/bus/fsl-mc/fsl-mc-bus.c", "line": 1000, "func": "fsl_mc_bus_probe"},
    "compatibles": ["fsl,qoriq-mc"], "bridge": "fsl-mc",
    "dma": {"kind": "children", "widths": [64], "sets": [{"call": "dma_set_mask_and_coherent", "arg": "FSL_MC_DEFAULT_DMA_MASK", "width": 64,
-     "site": {"file": "drivers/bus/fsl-mc/fsl-mc-bus.c", "line": 820, "func": "fsl_mc_device_add"}}]}}
+     "site": {"file": "drivers/bus/fsl-mc/fsl-mc-bus.c", "line": 820, "func": "fsl_mc_device_add"}}]}},
+  {"name": "vusbhs", "bus": "platform", "site": {"file": "drivers/usb/vusbhs.c", "line": 90},
+   "probe": {"file": "drivers/usb/vusbhs.c", "line": 40, "func": "vusbhs_probe"},
+   "compatibles": ["vendor,usbhs"],
+   "dma": {"kind": "children", "widths": [32], "sets": [{"call": "dma_set_mask_and_coherent", "arg": "DMA_BIT_MASK(32)", "width": 32,
+     "site": {"file": "drivers/usb/vusbhs.c", "line": 70, "func": "vusbhs_add_child"}}]}}
  ]}`
 
 func testKernel(t *testing.T) *kernel.Catalog {
@@ -129,6 +134,8 @@ func TestKernelGolden(t *testing.T) {
 		`irqs: {vendor_eth: "vendor-eth"}`,
 		// match-data: the matched compatible's width.
 		"dma: streaming: 36",
+		// children: the width it gives the devices it creates.
+		"dma: streaming: 32\n\t\t\tdriverSets: {\n\t\t\t\tsource:   \"drivers/usb/vusbhs.c:70 vusbhs_add_child(): dma_set_mask_and_coherent(DMA_BIT_MASK(32))\"\n\t\t\t\tchildren: true",
 		// children, of the fsl-mc bus: its bridge kind.
 		`bridge: {kind: "fsl-mc", source: "drivers/bus/fsl-mc/fsl-mc-bus.c:820 fsl_mc_device_add(): dma_set_mask_and_coherent(FSL_MC_DEFAULT_DMA_MASK)"}`,
 		"// TODO dma: Linux 6.12's catalogue cannot tell what vmmc does with the\n",
@@ -202,7 +209,7 @@ func TestKernelVet(t *testing.T) {
 		widths[m.Key] = m.DMABits
 	}
 	if want := map[string]int{"crypto_4000": 64, "crypto_90000": 64, "dma_controller_20000": 32, "ethernet_30000": 30, "fsl_mc_80000": 64,
-		"iommu_500000": 32, "mmc_10000": 32, "sata_a0000": 64, "usb_58000": 36}; !cmp.Equal(widths, want) {
+		"iommu_500000": 32, "mmc_10000": 32, "sata_a0000": 64, "usb_58000": 36, "usb_c0000": 32}; !cmp.Equal(widths, want) {
 		t.Errorf("widths (-want +got):\n%s", cmp.Diff(want, widths))
 	}
 }
