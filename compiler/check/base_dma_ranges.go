@@ -58,7 +58,7 @@ var BaseDMARanges = &Check{
 		for _, m := range p.Board.SoC.Masters {
 			br := m.Bridge
 			n := baseNode(t, m.Node)
-			if br == nil || !br.HasDMARanges || n == nil {
+			if br == nil || !br.HasDMARanges() || n == nil {
 				continue
 			}
 			mine := make([]basetree.PCIRange, len(br.DMARanges))

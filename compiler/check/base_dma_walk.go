@@ -42,7 +42,7 @@ var BaseDMAWalk = &Check{
 			}
 		}
 		for _, m := range soc.Masters {
-			if n := baseNode(t, m.Node); n != nil && m.IsBridge() && m.Bridge.HasDMARanges {
+			if n := baseNode(t, m.Node); n != nil && m.IsBridge() && m.Bridge.HasDMARanges() {
 				stated[n.Path] = m.Bridge.DMARanges
 			}
 		}
@@ -94,7 +94,7 @@ var BaseDMAWalk = &Check{
 			}
 			limit, bus = m.EndpointDMALimit()
 			w := t.DMAWalk(n, over)
-			if top, ok := pciDMATop(n); ok && !m.Bridge.HasDMARanges {
+			if top, ok := pciDMATop(n); ok && !m.Bridge.HasDMARanges() {
 				w = basetree.DMAWalk{At: n, Limit: top, OK: true}
 			}
 			if got, want, ok := walkDiffers(t, w, limit, bus); ok {

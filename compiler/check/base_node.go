@@ -79,7 +79,7 @@ var BaseNode = &Check{
 				// The fragment writes bridge.dmaRanges in the PCI bus
 				// binding's cells; dtc and of_pci_range_parser_one()
 				// read them in the node's.
-				if n := baseNode(t, m.Node); n != nil && b.HasDMARanges && (n.AddressCells() != ir.PCIAddressCells || n.SizeCells() != ir.PCISizeCells) {
+				if n := baseNode(t, m.Node); n != nil && b.HasDMARanges() && (n.AddressCells() != ir.PCIAddressCells || n.SizeCells() != ir.PCISizeCells) {
 					p.Report(m.Ref(), b.DMARangesPos, fmt.Sprintf("master %s: bridge.dmaRanges are written with #address-cells %d and #size-cells %d, the PCI bus binding's, but node %s of the base tree has %d and %d",
 						m.Key, ir.PCIAddressCells, ir.PCISizeCells, n.Path, n.AddressCells(), n.SizeCells()),
 						inTree(t, n.Path))

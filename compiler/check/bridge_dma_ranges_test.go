@@ -22,7 +22,7 @@ var bridgeBase = strings.Replace(cleanBase, "dma: dma@2 { reg = <0 2 0 1>; };",
 func bridgeOf(b *ir.Board, rs ...ir.DMARange) *ir.Master {
 	m := &ir.Master{Key: "pcie0", Pos: pos(80), Node: ir.Node{Label: "pcie0", Path: "/soc/pcie@3", Pos: pos(81)},
 		Bus: b.SoC.Buses[0], BusPos: pos(82), Enabled: true,
-		Bridge: &ir.Bridge{Kind: ir.BridgePCIe, Source: "s", Pos: pos(83), HasDMARanges: rs != nil, DMARanges: rs, DMARangesPos: pos(84)}}
+		Bridge: &ir.Bridge{Kind: ir.BridgePCIe, Source: "s", Pos: pos(83), DMARanges: rs, DMARangesPos: pos(84)}}
 	b.SoC.Masters = append(b.SoC.Masters, m)
 	return m
 }

@@ -110,7 +110,7 @@ func TestBridgeDMARanges(t *testing.T) {
 	}
 	got := map[string][]ir.DMARange{}
 	for _, m := range r.Board.SoC.Masters {
-		if m.IsBridge() && m.Bridge.HasDMARanges {
+		if m.IsBridge() && m.Bridge.HasDMARanges() {
 			for _, w := range m.Bridge.DMARanges {
 				got[m.Key] = append(got[m.Key], ir.DMARange{Flags: w.Flags, Child: w.Child, Parent: w.Parent, Size: w.Size})
 			}

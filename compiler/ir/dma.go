@@ -180,14 +180,17 @@ type Bridge struct {
 	Endpoints       []int
 	EndpointsPos    Pos
 	EndpointsSource string
-	// HasDMARanges says the description states the bridge node's own
-	// dma-ranges, DMARanges (empty: an empty dma-ranges, the identity),
-	// at DMARangesPos: its inbound windows, whose child addresses are
-	// PCI bus addresses with their flags (Flags).
-	HasDMARanges bool
+	// DMARanges are the bridge node's own dma-ranges as the description
+	// states them, at DMARangesPos: its inbound windows, whose child
+	// addresses are PCI bus addresses with their flags (Flags). The
+	// schema states one window at least, or none.
 	DMARanges    []DMARange
 	DMARangesPos Pos
 }
+
+// HasDMARanges reports whether the description states the bridge node's
+// own dma-ranges.
+func (b *Bridge) HasDMARanges() bool { return len(b.DMARanges) > 0 }
 
 // PCIAddressCells and PCISizeCells are a PCI host bridge node's cell
 // counts, as the PCI bus binding fixes them and of_bus_pci_count_cells()
@@ -456,7 +459,7 @@ func (m *Master) EndpointDMALimit() (uint64, *Bus) {
 // (dma_range_map_max(), include/linux/dma-direct.h); ok is false for a
 // master that is no bridge or whose description states no such ranges.
 func (m *Master) BridgeDMALimit() (top uint64, ok bool) {
-	if m.Bridge == nil || len(m.Bridge.DMARanges) == 0 {
+	if m.Bridge == nil || !m.Bridge.HasDMARanges() {
 		return 0, false
 	}
 	for _, r := range m.Bridge.DMARanges {

@@ -58,7 +58,7 @@ func TestEndpointDMALimit(t *testing.T) {
 	// The bridge's own windows end the walk on its node, at their
 	// highest bus address + size - 1, flags aside; its own device's
 	// walk, from its bus, is unchanged.
-	m.Bridge = &Bridge{Kind: BridgePCIe, HasDMARanges: true, DMARanges: []DMARange{
+	m.Bridge = &Bridge{Kind: BridgePCIe, DMARanges: []DMARange{
 		{Flags: 0x4300_0000, Child: 8 << 30, Parent: 0, Size: 1 << 30},
 		{Flags: 0x0200_0000, Child: 0, Parent: 0, Size: 1 << 32},
 	}}

@@ -200,7 +200,7 @@ func masterFacts(m *Master, fs facts) facts {
 		if b.EndpointsPos.IsValid() {
 			fs.at(b.EndpointsPos, "master %s: its endpoints' drivers set a %s-bit streaming mask (%s)", m.Key, joinInts(b.Endpoints, " or "), b.EndpointsSource)
 		}
-		if b.HasDMARanges {
+		if b.HasDMARanges() {
 			parts := make([]Pos, len(b.DMARanges))
 			for i, r := range b.DMARanges {
 				parts[i] = r.Pos

@@ -288,7 +288,7 @@ func lowerMaster(key string, n node) (*ir.Master, string, *diag.Diagnostic) {
 			m.Bridge.Endpoints = slices.Compact(m.Bridge.Endpoints)
 		}
 		if r := b.at("dmaRanges"); r.exists() {
-			m.Bridge.HasDMARanges, m.Bridge.DMARangesPos = true, r.Pos()
+			m.Bridge.DMARangesPos = r.Pos()
 			for _, e := range r.list() {
 				m.Bridge.DMARanges = append(m.Bridge.DMARanges, ir.DMARange{
 					Child: e.val("child").uint(), Parent: e.val("parent").uint(),

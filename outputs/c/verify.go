@@ -283,7 +283,7 @@ func (g *gen) verifyRow(w *outputs.Printer, m *ir.Master, children bool) {
 			o = o.And(f.Ref(), f.DMARangesPos)
 		}
 	}
-	if br := m.Bridge; br != nil && br.HasDMARanges {
+	if br := m.Bridge; br != nil && br.HasDMARanges() {
 		o = o.And(m.Ref(), br.DMARangesPos) // the bridge's own dma-ranges give plimit
 	}
 	if from != nil {

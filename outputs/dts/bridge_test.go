@@ -42,11 +42,11 @@ const bridgeBase = `/dts-v1/;
 `
 
 // bridgeBoard describes bridgeBase's bridge with the given own
-// dma-ranges; stated false leaves them out.
-func bridgeBoard(stated bool, rs ...ir.DMARange) *ir.Board {
+// dma-ranges; none leaves them out.
+func bridgeBoard(rs ...ir.DMARange) *ir.Board {
 	soc := &ir.Bus{Key: "soc", Pos: at(2), Node: ir.Node{Path: "/soc"}, AddressCells: 2, SizeCells: 2,
 		Coherency: ir.BusCoherency{Source: "test", Pos: at(1)}}
-	br := &ir.Bridge{Kind: ir.BridgePCIe, Source: "test", Pos: at(10), HasDMARanges: stated, DMARanges: rs, DMARangesPos: at(11)}
+	br := &ir.Bridge{Kind: ir.BridgePCIe, Source: "test", Pos: at(10), DMARanges: rs, DMARangesPos: at(11)}
 	return &ir.Board{
 		Name: "bridge",
 		SoC: ir.SoC{
@@ -68,25 +68,25 @@ func bridgeBoard(stated bool, rs ...ir.DMARange) *ir.Board {
 func TestBridgeDMARanges(t *testing.T) {
 	upstream := []uint32{0x42000000, 0, 0, 0, 0, 1, 0}
 	for _, tc := range []struct {
-		name   string
-		stated bool
-		rs     []ir.DMARange
-		want   []uint32
+		name string
+		rs   []ir.DMARange
+		want []uint32
 	}{
-		{"as upstream", true, []ir.DMARange{{Flags: 0x4200_0000, Child: 0, Parent: 0, Size: 1 << 32, Pos: at(12)}}, upstream},
-		{"two windows", true, []ir.DMARange{
+		{"as upstream", []ir.DMARange{{Flags: 0x4200_0000, Child: 0, Parent: 0, Size: 1 << 32, Pos: at(12)}}, upstream},
+		{"two windows", []ir.DMARange{
 			{Flags: 0x0200_0000, Child: 0x4000_0000, Parent: 0x4000_0000, Size: 0x4000_0000, Pos: at(12)},
 			{Flags: 0x4300_0000, Child: 0x6_0000_0000, Parent: 0x6_0000_0000, Size: 0x2_0000_0000, Pos: at(13)},
 		}, []uint32{0x02000000, 0, 0x40000000, 0, 0x40000000, 0, 0x40000000, 0x43000000, 6, 0, 6, 0, 2, 0}},
-		{"not stated", false, nil, upstream},
+		{"not stated", nil, upstream},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := dts.Emit(bridgeBoard(tc.stated, tc.rs...))
+			stated := len(tc.rs) > 0
+			files := dts.Emit(bridgeBoard(tc.rs...))
 			frag := string(files[0].Data)
-			if has := strings.Contains(frag, "&pciec0 {"); has != tc.stated {
-				t.Errorf("fragment writes the bridge's node: %v, want %v:\n%s", has, tc.stated, frag)
+			if has := strings.Contains(frag, "&pciec0 {"); has != stated {
+				t.Errorf("fragment writes the bridge's node: %v, want %v:\n%s", has, stated, frag)
 			}
-			if tc.stated && !strings.Contains(frag, "/* soc.masters.pciec0.bridge.dmaRanges */") {
+			if stated && !strings.Contains(frag, "/* soc.masters.pciec0.bridge.dmaRanges */") {
 				t.Errorf("the dma-ranges line does not name bridge.dmaRanges:\n%s", frag)
 			}
 			tree := compileWith(t, bridgeBase, frag)
@@ -98,7 +98,7 @@ func TestBridgeDMARanges(t *testing.T) {
 				t.Fatalf("%d files, want the fragment and the overlay", len(files))
 			}
 			ov := string(files[1].Data)
-			if tc.stated && !strings.Contains(ov, "&pciec0 {\n\t#address-cells = <3>;") {
+			if stated && !strings.Contains(ov, "&pciec0 {\n\t#address-cells = <3>;") {
 				t.Errorf("the overlay does not restate the bridge's cell counts:\n%s", ov)
 			}
 			dtcOverlay(t, ov)

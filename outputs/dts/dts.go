@@ -105,7 +105,7 @@ func plan(b *ir.Board) []*dtNode {
 	// for the PCI devices behind it (pci_dma_configure(),
 	// drivers/pci/pci-driver.c).
 	for _, m := range b.SoC.Masters {
-		if m.Bridge == nil || !m.Bridge.HasDMARanges {
+		if m.Bridge == nil || !m.Bridge.HasDMARanges() {
 			continue
 		}
 		n := get(m.Node, "master "+m.Key, m.Ref())
