@@ -423,18 +423,26 @@ func lowerDMA(m *ir.Master, n node) *diag.Diagnostic {
 // configures them from the bridge's node), and a width given would be
 // taken for one.
 func lowerBridge(m *ir.Master, n node) *diag.Diagnostic {
-	for _, f := range []string{"dma", "dmaBits", "driverSets"} {
-		v := n.at(f)
-		if !v.exists() {
-			continue
-		}
-		return &diag.Diagnostic{
-			Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field(f),
-			Message: fmt.Sprintf("soc.masters.%s: %s with bridge: a %s has no DMA width of its own, its endpoints' drivers set their masks; remove %s (bridge.endpoints states their widths)", m.Key, f, m.Bridge.KindText(), f),
-			Notes:   []diag.Note{{Pos: m.Bridge.Pos, Message: "bridge is given here"}},
+	f, v, ok := firstGiven(n, "dma", "dmaBits", "driverSets")
+	if !ok {
+		return nil
+	}
+	return &diag.Diagnostic{
+		Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field(f),
+		Message: fmt.Sprintf("soc.masters.%s: %s with bridge: a %s has no DMA width of its own, its endpoints' drivers set their masks; remove %s (bridge.endpoints states their widths)", m.Key, f, m.Bridge.KindText(), f),
+		Notes:   []diag.Note{{Pos: m.Bridge.Pos, Message: "bridge is given here"}},
+	}
+}
+
+// firstGiven returns the first of fields that n states, with its value;
+// ok is false when n states none of them.
+func firstGiven(n node, fields ...string) (string, node, bool) {
+	for _, f := range fields {
+		if v := n.at(f); v.exists() {
+			return f, v, true
 		}
 	}
-	return nil
+	return "", node{}, false
 }
 
 // lowerDMADevice returns the diagnostic of a master with dmaDevice that
@@ -443,18 +451,15 @@ func lowerBridge(m *ir.Master, n node) *diag.Diagnostic {
 // hands of_dma_configure() the DMA device's node, whose facts are the
 // ones that apply.
 func lowerDMADevice(m *ir.Master, n node) *diag.Diagnostic {
-	for _, f := range []string{"dma", "dmaBits", "driverSets", "coherency", "bridge"} {
-		v := n.at(f)
-		if !v.exists() {
-			continue
-		}
-		return &diag.Diagnostic{
-			Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field(f),
-			Message: fmt.Sprintf("soc.masters.%s: %s with dmaDevice: the kernel configures its DMA from master %s's node, whose facts apply; remove %s (state it on master %s)", m.Key, f, m.DMADeviceKey, f, m.DMADeviceKey),
-			Notes:   []diag.Note{{Pos: m.DMADevicePos, Message: "dmaDevice is given here"}},
-		}
+	f, v, ok := firstGiven(n, "dma", "dmaBits", "driverSets", "coherency", "bridge")
+	if !ok {
+		return nil
 	}
-	return nil
+	return &diag.Diagnostic{
+		Pos: v.Pos(), Severity: diag.Error, Code: diag.Conflict.ID, Ref: ir.MasterRef(m.Key).Field(f),
+		Message: fmt.Sprintf("soc.masters.%s: %s with dmaDevice: the kernel configures its DMA from master %s's node, whose facts apply; remove %s (state it on master %s)", m.Key, f, m.DMADeviceKey, f, m.DMADeviceKey),
+		Notes:   []diag.Note{{Pos: m.DMADevicePos, Message: "dmaDevice is given here"}},
+	}
 }
 
 // lowerFSLMC lowers bridge kind "fsl-mc" as the facts it says: the
@@ -471,15 +476,11 @@ func lowerFSLMC(m *ir.Master, n, b node) *diag.Diagnostic {
 	m.CoherentBits, m.CoherentBitsPos = ir.FSLMCMaskBits, pos
 	m.DriverSets = &ir.DriverSet{Source: ir.FSLMCSource, Pos: pos, Children: true, ChildrenPos: pos, MC: b.val("source").str()}
 	ref := ir.MasterRef(m.Key)
-	for _, f := range []string{"dma", "dmaBits", "driverSets"} {
-		if v := n.at(f); v.exists() {
-			return fslMCConflict(m, v, f, ref.Field(f), pos)
-		}
+	if f, v, ok := firstGiven(n, "dma", "dmaBits", "driverSets"); ok {
+		return fslMCConflict(m, v, f, ref.Field(f), pos)
 	}
-	for _, f := range []string{"endpoints", "dmaRanges"} {
-		if v := b.at(f); v.exists() {
-			return fslMCConflict(m, v, "bridge."+f, ref.Field("bridge").Field(f), pos)
-		}
+	if f, v, ok := firstGiven(b, "endpoints", "dmaRanges"); ok {
+		return fslMCConflict(m, v, "bridge."+f, ref.Field("bridge").Field(f), pos)
 	}
 	return nil
 }
