@@ -87,14 +87,13 @@ var BaseDMAWalk = &Check{
 			// of_dma_configure_id() reads it first.
 			// The bridge's own dma-ranges, where the description
 			// states them, are the fragment's and end the walk on
-			// its node; an empty one passes it on, as none does;
-			// without them upstream's, if any, end it.
-			if len(m.Bridge.DMARanges) > 0 {
+			// its node; without them upstream's, if any, end it.
+			if m.Bridge.HasDMARanges() {
 				continue // the walk is the description's: EndpointDMALimit reads the same ranges
 			}
 			limit, bus = m.EndpointDMALimit()
 			w := t.DMAWalk(n, over)
-			if top, ok := pciDMATop(n); ok && !m.Bridge.HasDMARanges() {
+			if top, ok := pciDMATop(n); ok {
 				w = basetree.DMAWalk{At: n, Limit: top, OK: true}
 			}
 			if got, want, ok := walkDiffers(t, w, limit, bus); ok {

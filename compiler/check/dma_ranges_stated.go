@@ -39,7 +39,7 @@ func busRanges(soc *ir.SoC) []statedRanges {
 func bridgeRanges(soc *ir.SoC) []statedRanges {
 	var out []statedRanges
 	for _, m := range soc.Masters {
-		if m.Bridge == nil || len(m.Bridge.DMARanges) == 0 || m.Bus == nil {
+		if m.Bridge == nil || !m.Bridge.HasDMARanges() || m.Bus == nil {
 			continue
 		}
 		out = append(out, statedRanges{what: "bridge " + m.Key, ref: m.Ref(), rs: m.Bridge.DMARanges,
