@@ -224,7 +224,7 @@ func busNode(w *dotWriter, bus *ir.Bus) {
 func widthText(m *ir.Master) string {
 	if b := m.Bridge; b != nil {
 		if len(b.Endpoints) > 0 {
-			return b.KindText() + ", endpoints " + joinBits(b.Endpoints) + "-bit"
+			return b.KindText() + ", endpoints " + ir.JoinInts(b.Endpoints, "/") + "-bit"
 		}
 		return b.KindText() + ", no mask of its own"
 	}
@@ -445,15 +445,6 @@ func queueList(q []string) string {
 		return strings.Join(q, ", ")
 	}
 	return fmt.Sprintf("%s, %s +%d", q[0], q[1], len(q)-2)
-}
-
-// joinBits prints widths as "32/64".
-func joinBits(ws []int) string {
-	t := make([]string, len(ws))
-	for i, n := range ws {
-		t[i] = strconv.Itoa(n)
-	}
-	return strings.Join(t, "/")
 }
 
 // endpointsText says what a bridge's endpoints take from its node, their

@@ -140,7 +140,7 @@ func (d *pageData) fill(in *Input) {
 		if b := m.Bridge; b != nil {
 			row.Mask, row.SetBy = "none of its own ("+b.KindText()+")", "its endpoints' drivers"
 			if len(b.Endpoints) > 0 {
-				row.Mask += "; endpoints " + joinBits(b.Endpoints) + "-bit"
+				row.Mask += "; endpoints " + ir.JoinInts(b.Endpoints, "/") + "-bit"
 				row.SetBy += ": " + b.EndpointsSource
 			}
 		}

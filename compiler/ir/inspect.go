@@ -198,7 +198,7 @@ func masterFacts(m *Master, fs facts) facts {
 	if b := m.Bridge; b != nil {
 		fs.at(b.Pos, "master %s: a %s (%s): its endpoints do the DMA, with masks their own drivers set, and take their coherency and bus DMA limit from its node; no DMA width of its own, no C for it", m.Key, b.KindText(), b.Source)
 		if b.EndpointsPos.IsValid() {
-			fs.at(b.EndpointsPos, "master %s: its endpoints' drivers set a %s-bit streaming mask (%s)", m.Key, joinInts(b.Endpoints, " or "), b.EndpointsSource)
+			fs.at(b.EndpointsPos, "master %s: its endpoints' drivers set a %s-bit streaming mask (%s)", m.Key, JoinInts(b.Endpoints, " or "), b.EndpointsSource)
 		}
 		if b.HasDMARanges() {
 			parts := make([]Pos, len(b.DMARanges))
@@ -224,7 +224,7 @@ func masterFacts(m *Master, fs facts) facts {
 			fs.at(d.ChildrenPos, "master %s: the masks are on the devices below its node's device", m.Key)
 		}
 		if d.WidthsPos.IsValid() {
-			fs.at(d.WidthsPos, "master %s: its driver sets a %s-bit streaming mask", m.Key, joinInts(d.Widths, " or "))
+			fs.at(d.WidthsPos, "master %s: its driver sets a %s-bit streaming mask", m.Key, JoinInts(d.Widths, " or "))
 		}
 	}
 	if c := m.Coherency; c != nil {
@@ -308,8 +308,8 @@ func ints(v []int) string {
 	return strings.Join(s, ",")
 }
 
-// joinInts joins ns with sep, in decimal.
-func joinInts(ns []int, sep string) string {
+// JoinInts joins ns with sep, in decimal: "32 or 64", "32/64".
+func JoinInts(ns []int, sep string) string {
 	s := make([]string, len(ns))
 	for i, n := range ns {
 		s[i] = strconv.Itoa(n)

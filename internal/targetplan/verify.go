@@ -62,11 +62,8 @@ func acceptWidths(m *ir.Master) (dma, coh, belowDMA, belowCoh string) {
 	switch {
 	case m.IsBridge():
 		if ws := m.Bridge.Endpoints; len(ws) > 0 {
-			t := make([]string, len(ws))
-			for i, n := range ws {
-				t[i] = itoa(n)
-			}
-			return "any", "any", strings.Join(t, ","), strings.Join(t, ",")
+			t := ir.JoinInts(ws, ",")
+			return "any", "any", t, t
 		}
 		return "any", "any", "any", "any"
 	case m.DMADeviceKey != "":
@@ -77,11 +74,8 @@ func acceptWidths(m *ir.Master) (dma, coh, belowDMA, belowCoh string) {
 		s, c := m.ChildWidths()
 		return "any", "any", itoa(s), itoa(c)
 	case len(d.Widths) > 0:
-		ws := make([]string, len(d.Widths))
-		for i, n := range d.Widths {
-			ws[i] = itoa(n)
-		}
-		dma, coh = strings.Join(ws, ","), strings.Join(ws, ",")
+		dma = ir.JoinInts(d.Widths, ",")
+		coh = dma
 		if m.CoherentBits != 0 && m.CoherentBits != m.DMABits {
 			coh = itoa(m.CoherentBits)
 		}
