@@ -6,6 +6,6 @@ package main
 import "os"
 
 func main() {
-	startHeap(32 << 20)
+	heapHeadroom(32 << 20)
 	os.Exit(run(os.Args[1:]))
 }
