@@ -46,8 +46,11 @@ type Loader struct {
 	socs     map[*build.Instance]*socTemplate
 	// sharableSoCs caches sharable, by SoC package.
 	sharableSoCs map[*build.Instance]bool
-	// socDef and masterDef are #SoC and #Master, compiled with board.
+	// socDef and masterDef are #SoC and #Master, compiled with board;
+	// defaults are board's fields as a board that leaves them out has
+	// them (boardDefaults).
 	socDef, masterDef cue.Value
+	defaults          []boardDefault
 }
 
 // contextBudget is how many bytes of CUE source a Loader's builds share a
@@ -87,6 +90,7 @@ func (l *Loader) context() (*cue.Context, cue.Value, error) {
 		}
 		l.ctx, l.board, l.positioned, l.built = ctx, s.LookupPath(cue.MakePath(cue.Def("Board"))), cue.Value{}, 0
 		l.socDef, l.masterDef = s.LookupPath(cue.MakePath(cue.Def("SoC"))), s.LookupPath(cue.MakePath(cue.Def("Master")))
+		l.defaults = nil
 	}
 	return l.ctx, l.board, nil
 }
@@ -130,7 +134,7 @@ func (l *Loader) spendFiles(inst *build.Instance) {
 	}
 	if l.built >= contextBudget {
 		l.ctx, l.board, l.positioned = nil, cue.Value{}, cue.Value{}
-		l.socDef, l.masterDef = cue.Value{}, cue.Value{}
+		l.socDef, l.masterDef, l.defaults = cue.Value{}, cue.Value{}, nil
 	}
 }
 

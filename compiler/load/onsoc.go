@@ -20,6 +20,10 @@ type onSoC struct {
 	soc *build.Instance
 	// masters are the keys of the masters the board sets fields of.
 	masters []string
+	// enabled holds, for a master the board declares once and sets only
+	// enabled of, with a literal (what boardc import --soc writes of a
+	// master the board's tree disables), that literal.
+	enabled map[string]*ast.BasicLit
 	// field is the board's field soc: NAME.soc, in file.
 	field *ast.Field
 	file  *ast.File
@@ -88,7 +92,17 @@ func (l *Loader) shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 				if !ok {
 					return onSoC{}, false
 				}
-				shape.masters = append(shape.masters, ms...)
+				for _, m := range ms {
+					shape.masters = append(shape.masters, m.key)
+					if lit := enabledOnly(m.value); lit != nil && !slices.Contains(shape.masters[:len(shape.masters)-1], m.key) {
+						if shape.enabled == nil {
+							shape.enabled = map[string]*ast.BasicLit{}
+						}
+						shape.enabled[m.key] = lit
+					} else {
+						delete(shape.enabled, m.key)
+					}
+				}
 			default:
 				return onSoC{}, false
 			}
@@ -160,6 +174,52 @@ func aliasesOneMaster(f *ast.File) bool {
 	return ok
 }
 
+// silentOn reports whether the package inst never names the field name,
+// in any form: no identifier, label or string of it, no pattern or
+// computed label but the pattern of a field masters, no index but by a
+// literal, and no import of a package that could. What a board sets of
+// that field of a master then changes nothing else of the SoC, and
+// nothing of the SoC constrains it but the schema.
+func silentOn(inst *build.Instance, name string) bool {
+	if len(inst.Imports) > 0 {
+		return false
+	}
+	quoted := strconv.Quote(name)
+	for _, f := range inst.Files {
+		silent := true
+		var visit func(parent string) func(ast.Node) bool
+		visit = func(parent string) func(ast.Node) bool {
+			return func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Field:
+					label, _, _ := ast.LabelName(n.Label)
+					if _, pattern := n.Label.(*ast.ListLit); !plainLabel(n.Label) && !(pattern && parent == "masters") {
+						silent = false
+					}
+					ast.Walk(n.Label, visit(""), nil)
+					if n.Value != nil {
+						ast.Walk(n.Value, visit(label), nil)
+					}
+					return false
+				case *ast.Ident:
+					silent = silent && n.Name != name
+				case *ast.BasicLit:
+					silent = silent && n.Value != quoted
+				case *ast.IndexExpr:
+					_, lit := n.Index.(*ast.BasicLit)
+					silent = silent && lit
+				}
+				return silent
+			}
+		}
+		ast.Walk(f, visit(""), nil)
+		if !silent {
+			return false
+		}
+	}
+	return true
+}
+
 // plainLabel reports whether l is an identifier or a string, not an
 // alias, a pattern or a computed label.
 func plainLabel(l ast.Label) bool {
@@ -189,22 +249,44 @@ func socOf(x ast.Expr, names map[string]*build.Instance) *build.Instance {
 	return names[id.Name]
 }
 
-// mastersOnly returns the keys of the masters x sets, where x is a struct
-// of fields masters: KEY: {...} and nothing else, each master's struct
-// referring to neither soc nor masters.
-func mastersOnly(x ast.Expr) ([]string, bool) {
-	var keys []string
+// masterSet is what a board's field soc says of one master.
+type masterSet struct {
+	key   string
+	value *ast.StructLit
+}
+
+// mastersOnly returns the masters x sets, where x is a struct of fields
+// masters: KEY: {...} and nothing else, each master's struct referring to
+// neither soc nor masters.
+func mastersOnly(x ast.Expr) ([]masterSet, bool) {
+	var sets []masterSet
 	ok := fieldsOnly(x, func(name string, v ast.Expr) bool {
 		if name != "masters" {
 			return false
 		}
 		return fieldsOnly(v, func(key string, v ast.Expr) bool {
-			keys = append(keys, key)
-			_, isStruct := v.(*ast.StructLit)
+			s, isStruct := v.(*ast.StructLit)
+			sets = append(sets, masterSet{key, s})
 			return isStruct && !refersTo(v, "soc") && !refersTo(v, "masters")
 		})
 	})
-	return keys, ok && len(keys) > 0
+	return sets, ok && len(sets) > 0
+}
+
+// enabledOnly returns the literal s sets enabled to, when that is all s
+// sets ({enabled: false}), or nil.
+func enabledOnly(s *ast.StructLit) *ast.BasicLit {
+	var lit *ast.BasicLit
+	n := 0
+	if !fieldsOnly(s, func(name string, v ast.Expr) bool {
+		n++
+		l, ok := v.(*ast.BasicLit)
+		lit = l
+		return name == "enabled" && ok && (l.Kind == token.TRUE || l.Kind == token.FALSE)
+	}) || n != 1 {
+		return nil
+	}
+	return lit
 }
 
 // fieldsOnly reports whether x is a struct literal of plain regular
@@ -254,21 +336,23 @@ func refersTo(x ast.Node, name string) bool {
 }
 
 // mastersOf returns the board package inst of the shape onSoC with its
-// field soc: NAME.soc narrowed to the masters the board sets fields of:
-// soc: masters: {KEY: NAME.soc.masters["KEY"], ...}, declared after
-// everything else of the board, as the SoC's fields come after the
-// board's own in the whole board, so that each field of a master keeps
-// its order and position. Each master the board sets is then the SoC's
-// master unified with what the board says of it, as in the whole board
-// (a pattern's alias of the master sees the board's fields), and the
-// board's value no longer holds a copy of every other field of the SoC,
-// which CUE would evaluate again for each board. Only the master's own
-// position differs, which applyOnSoC takes from the SoC.
-func (shape onSoC) mastersOf(inst *build.Instance) *build.Instance {
+// field soc: NAME.soc narrowed to the masters keys, some of those the
+// board sets fields of: soc: masters: {KEY: NAME.soc.masters["KEY"], ...},
+// declared after everything else of the board, as the SoC's fields come
+// after the board's own in the whole board, so that each field of a
+// master keeps its order and position. Each master of keys is then the
+// SoC's master unified with what the board says of it, as in the whole
+// board (a pattern's alias of the master sees the board's fields), and
+// the board's value no longer holds a copy of every other field of the
+// SoC, which CUE would evaluate again for each board. Only the master's
+// own position differs, which applyOnSoC takes from the SoC. With no
+// keys, the import of the SoC package goes too when nothing else of its
+// file names it.
+func (shape onSoC) mastersOf(inst *build.Instance, keys []string) *build.Instance {
 	sel := shape.field.Value.(*ast.SelectorExpr)
 	var elts []ast.Decl
 	seen := map[string]bool{}
-	for _, key := range shape.masters {
+	for _, key := range keys {
 		if seen[key] {
 			continue
 		}
@@ -276,18 +360,52 @@ func (shape onSoC) mastersOf(inst *build.Instance) *build.Instance {
 		ref := &ast.IndexExpr{X: &ast.SelectorExpr{X: sel, Sel: ast.NewIdent("masters")}, Index: ast.NewString(key)}
 		elts = append(elts, &ast.Field{Label: ast.NewString(key), Value: ref})
 	}
-	narrowed := &ast.Field{Label: shape.field.Label, Value: ast.NewStruct(&ast.Field{Label: ast.NewIdent("masters"), Value: &ast.StructLit{Elts: elts}})}
 	c := *inst
 	c.Files = make([]*ast.File, len(inst.Files))
 	for i, f := range inst.Files {
 		nf := *f
 		if f == shape.file {
 			nf.Decls = slices.DeleteFunc(slices.Clone(f.Decls), func(d ast.Decl) bool { return d == shape.field })
+			if len(elts) == 0 {
+				nf.Decls = dropImport(nf.Decls, sel.X.(*ast.Ident).Name, shape.soc)
+			}
 		}
-		if i == len(inst.Files)-1 {
+		if i == len(inst.Files)-1 && len(elts) > 0 {
+			narrowed := &ast.Field{Label: shape.field.Label, Value: ast.NewStruct(&ast.Field{Label: ast.NewIdent("masters"), Value: &ast.StructLit{Elts: elts}})}
 			nf.Decls = append(slices.Clone(nf.Decls), narrowed)
 		}
 		c.Files[i] = &nf
 	}
 	return &c
+}
+
+// dropImport returns decls without their import of the package pkg,
+// named name in them, when nothing else of decls refers to name (CUE
+// refuses an import that is not used); decls is a copy it may change.
+func dropImport(decls []ast.Decl, name string, pkg *build.Instance) []ast.Decl {
+	for _, d := range decls {
+		if _, isImport := d.(*ast.ImportDecl); !isImport && refersTo(d, name) {
+			return decls
+		}
+	}
+	for i, d := range decls {
+		imp, isImport := d.(*ast.ImportDecl)
+		if !isImport {
+			continue
+		}
+		specs := slices.DeleteFunc(slices.Clone(imp.Specs), func(s *ast.ImportSpec) bool {
+			if s.Name != nil {
+				return s.Name.Name == name
+			}
+			p, _ := strconv.Unquote(s.Path.Value)
+			return (p == pkg.ImportPath || strings.SplitN(p, ":", 2)[0] == pkg.ImportPath) && pkg.PkgName == name
+		})
+		c := *imp
+		c.Specs = specs
+		decls[i] = &c
+	}
+	return slices.DeleteFunc(decls, func(d ast.Decl) bool {
+		imp, isImport := d.(*ast.ImportDecl)
+		return isImport && len(imp.Specs) == 0
+	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/build"
+	"cuelang.org/go/cue/token"
 
 	"boardc.dev/boardc/compiler/ir"
 )
@@ -17,7 +18,11 @@ type socTemplate struct {
 	soc ir.SoC
 	// masters is the position of soc.masters, the masters' fallback.
 	masters ir.Pos
-	ok      bool
+	// silentEnabled says the SoC package never names enabled
+	// (silentOn): a board that sets only that of a master changes only
+	// that of its lowered form.
+	silentEnabled bool
+	ok            bool
 }
 
 // loadOnSoC loads the prepared board at path when it has the shape
@@ -53,7 +58,8 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if err != nil {
 		return Partial{}, false
 	}
-	data := ctx.BuildInstance(shape.mastersOf(inst))
+	reread, enabled := tmpl.split(shape)
+	data := ctx.BuildInstance(shape.mastersOf(inst, reread))
 	if data.Err() != nil {
 		return Partial{}, false
 	}
@@ -61,7 +67,15 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if !ok {
 		return Partial{}, false
 	}
-	soc, ok := l.applyOnSoC(tmpl, shape.masters, data, p)
+	soc, ok := l.applyOnSoC(tmpl, reread, data, p, func(soc *ir.SoC) {
+		for _, key := range enabled {
+			// The literal is the field's whole value: its position is
+			// the value's, as a scalar's is in the whole board.
+			lit, m := shape.enabled[key], soc.Master(key)
+			at := lit.Pos()
+			m.Enabled, m.EnabledPos = lit.Kind == token.TRUE, p.convert(at.Filename(), at.Line(), at.Column())
+		}
+	})
 	if !ok {
 		return Partial{}, false
 	}
@@ -109,15 +123,36 @@ func (l *Loader) socTemplate(inst *build.Instance, p *positions) *socTemplate {
 		return t
 	}
 	t.soc, t.masters, t.ok = soc, n.at("masters").Pos(), true
+	t.silentEnabled = silentOn(inst, "enabled")
 	l.spend(inst)
 	return t
 }
 
-// applyOnSoC returns the board's SoC: the template with the masters the
-// board sets lowered again from the board's value, each unified with
-// #Master and validated; ok is false when one is in error or the SoC
-// does not declare it.
-func (l *Loader) applyOnSoC(t *socTemplate, keys []string, data cue.Value, p *positions) (ir.SoC, bool) {
+// split divides the masters a board of the shape sets fields of into
+// those lowered again from the board's value unified with #Master, and
+// those the board only enables or disables, which take the template's
+// lowered master with that changed: the SoC says nothing of their
+// enabled (silentEnabled, and the lowered master has none), so that the
+// board's literal is the field's whole value, the schema's bool admits
+// it, and nothing else of the SoC depends on it.
+func (t *socTemplate) split(shape onSoC) (reread, enabled []string) {
+	for _, key := range shape.masters {
+		_, only := shape.enabled[key]
+		i := slices.IndexFunc(t.soc.Masters, func(m *ir.Master) bool { return m.Key == key })
+		if only && t.silentEnabled && i >= 0 && t.soc.Masters[i].EnabledPos == (ir.Pos{}) {
+			enabled = append(enabled, key)
+		} else {
+			reread = append(reread, key)
+		}
+	}
+	return reread, enabled
+}
+
+// applyOnSoC returns the board's SoC: the template with the masters keys
+// lowered again from the board's value, each unified with #Master and
+// validated, and then changed by set; ok is false when one is in error
+// or the SoC does not declare it.
+func (l *Loader) applyOnSoC(t *socTemplate, keys []string, data cue.Value, p *positions, set func(*ir.SoC)) (ir.SoC, bool) {
 	soc := t.soc
 	soc.Masters = make([]*ir.Master, len(t.soc.Masters))
 	for i, m := range t.soc.Masters {
@@ -150,6 +185,7 @@ func (l *Loader) applyOnSoC(t *socTemplate, keys []string, data cue.Value, p *po
 		m.Pos = t.soc.Masters[i].Pos
 		soc.Masters[i] = m
 	}
+	set(&soc)
 	soc.DeriveDPNIs()
 	return soc, true
 }
@@ -186,19 +222,43 @@ func (l *Loader) boardFields(data cue.Value) (map[string]cue.Value, bool) {
 		}
 		top[name] = v
 	}
-	it, err = l.board.Fields(cue.Optional(true))
+	for _, d := range l.boardDefaults() {
+		if _, ok := top[d.name]; ok {
+			continue
+		}
+		if !d.ok {
+			return nil, false
+		}
+		top[d.name] = d.v
+	}
+	return top, true
+}
+
+// boardDefault is a regular field of #Board but soc, as a board that
+// leaves it out has it, and whether that is concrete and valid.
+type boardDefault struct {
+	name string
+	v    cue.Value
+	ok   bool
+}
+
+// boardDefaults returns #Board's regular fields but soc, listed and
+// validated once per context.
+func (l *Loader) boardDefaults() []boardDefault {
+	if l.defaults != nil {
+		return l.defaults
+	}
+	l.defaults = []boardDefault{}
+	it, err := l.board.Fields(cue.Optional(true))
 	if err != nil {
-		return nil, false
+		return l.defaults
 	}
 	for it.Next() {
 		name := it.Selector().Unquoted()
-		if _, ok := top[name]; ok || name == "soc" || it.IsOptional() {
+		if name == "soc" || it.IsOptional() {
 			continue
 		}
-		if it.Value().Validate(cue.Concrete(true), cue.Final()) != nil {
-			return nil, false
-		}
-		top[name] = it.Value()
+		l.defaults = append(l.defaults, boardDefault{name, it.Value(), it.Value().Validate(cue.Concrete(true), cue.Final()) == nil})
 	}
-	return top, true
+	return l.defaults
 }

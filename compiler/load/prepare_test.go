@@ -35,6 +35,16 @@ var bspModule = map[string]string{
 	"soc/rd/rd.cue":  strings.Replace(socS, "package s", "package rd", 1) + "soc: masters: [_]: M={if M.driver != _|_ {irqs: drv: \"dma0-\\(M.driver)\"}}\n",
 	"onrd/board.cue": onSoCPackage(board("onrd", "soc: masters: dma0: driver: \"d\"\n"), "rd"),
 	"onal/board.cue": onSoCPackage(board("onal", ""), "al"),
+	// Boards that only disable a master: on an SoC that states the
+	// master's enabled (the board's conflicts), on one whose pattern
+	// reads it, and one that names its SoC package elsewhere too (its
+	// import stays).
+	"soc/en/en.cue":   strings.Replace(socS, "package s", "package en", 1) + "soc: masters: dma0: enabled: true\n",
+	"onen/board.cue":  onSoCPackage(board("onen", "soc: masters: dma0: enabled: false\n"), "en"),
+	"soc/enp/enp.cue": strings.Replace(socS, "package s", "package enp", 1) + "soc: masters: [_]: M={if M.enabled != _|_ {irqs: off: \"dma0-off\"}}\n",
+	"onenp/board.cue": onSoCPackage(board("onenp", "soc: masters: dma0: enabled: false\n"), "enp"),
+	"soc/use/use.cue": strings.Replace(socS, "package s", "package use", 1) + "model: \"from the SoC\"\n",
+	"onuse/board.cue": onSoCPackage(board("onuse", "model: use.model\nsoc: masters: dma0: enabled: false\n"), "use"),
 	// Boards that set fields of the SoC's masters, and others.
 	"on/board.cue":         board("on", "soc: masters: dma0: {enabled: false, irqs: rx: \"dma0-rx\"}\n// A comment.\nsoc: masters: dma0: irqCount: rx: 2\n"),
 	"refers/board.cue":     board("refers", "model: \"on \" + soc.name\n"),
@@ -107,12 +117,15 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
-	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "syntax", "missing", "onbroken"}
-	const loads = 12 // the boards before syntax load
+	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "onen", "onenp", "onuse", "syntax", "missing", "onbroken"}
+	const loads = 15 // the boards before syntax load
 	// The boards the SoC is lowered once for: the others are evaluated
 	// whole.
-	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true}
-	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true}
+	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true, "onen": true, "onenp": true, "onuse": true}
+	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true, "onen": true}
+	// The boards whose masters take the lowered SoC's with only enabled
+	// changed (socTemplate.split).
+	enabledOnly := map[string]bool{"onpat": true, "onuse": true}
 	var paths []string
 	for _, n := range names {
 		paths = append(paths, filepath.Join(root, n))
@@ -132,8 +145,15 @@ func TestPrepareChangesNoResult(t *testing.T) {
 		if !strings.HasPrefix(names[i], "on") && (len(inst.Imports) != 1 || inst.Imports[0] != soc.Imports[0]) {
 			t.Errorf("%s does not share the SoC's instance: %v and %v", p, inst.Imports, soc.Imports)
 		}
-		if _, ok := prepared.shapeOnSoC(inst); ok != onSoC[names[i]] {
+		shape, ok := prepared.shapeOnSoC(inst)
+		if ok != onSoC[names[i]] {
 			t.Errorf("%s: shapeOnSoC = %v, want %v", names[i], ok, onSoC[names[i]])
+		}
+		if ok {
+			tmpl := prepared.socTemplate(shape.soc, &positions{wd: prepared.wd, root: inst.Root, dir: p})
+			if _, en := tmpl.split(shape); (len(en) > 0) != enabledOnly[names[i]] {
+				t.Errorf("%s: masters only enabled or disabled %v, want some: %v", names[i], en, enabledOnly[names[i]])
+			}
 		}
 	}
 	for _, p := range paths[loads:] {
@@ -169,6 +189,17 @@ func TestPrepareChangesNoResult(t *testing.T) {
 			if irqs := got.Board.SoC.Masters[0].IRQs; len(irqs) != 1 || irqs[0].Name != "dma0-d" {
 				t.Errorf("onrd: IRQs %+v, want the pattern's dma0-d", irqs)
 			}
+		}
+		if names[i] == "onenp" && got.Board != nil {
+			if irqs := got.Board.SoC.Masters[0].IRQs; len(irqs) != 1 || irqs[0].Name != "dma0-off" {
+				t.Errorf("onenp: IRQs %+v, want the pattern's dma0-off", irqs)
+			}
+		}
+		if enabledOnly[names[i]] && got.Board != nil && got.Board.SoC.Masters[0].Enabled {
+			t.Errorf("%s: master dma0 enabled, want the board's false", names[i])
+		}
+		if names[i] == "onuse" && got.Board != nil && got.Board.Model != "from the SoC" {
+			t.Errorf("onuse: model %q, want the SoC package's", got.Board.Model)
 		}
 		if inError[names[i]] && !want.Diagnostics.HasErrors() {
 			t.Errorf("%s loads without error; the test needs it in error", names[i])

@@ -7,6 +7,9 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/parser"
+
+	"boardc.dev/boardc/schema"
 )
 
 // The schema a description is unified with carries no position at all,
@@ -92,5 +95,41 @@ func TestSchemaFileShadowing(t *testing.T) {
 		if err := v.Validate(cue.Concrete(true), cue.Final()); (err == nil) != c.ok {
 			t.Errorf("%s: the printed schema gives %v, #Board as written %v", c.desc, err, ref)
 		}
+	}
+}
+
+// A board that only enables or disables a master takes the SoC's lowered
+// master with enabled changed (socTemplate.split), which holds only while
+// the schema's enabled is a plain optional bool that nothing else of the
+// schema reads: no reference to it, no pattern over #Master's fields.
+func TestSchemaEnabledPlain(t *testing.T) {
+	f, err := parser.ParseFile(schema.Filename, schema.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns int
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		if name, _, _ := ast.LabelName(fd.Label); name != "#Master" {
+			continue
+		}
+		for _, e := range fd.Value.(*ast.StructLit).Elts {
+			if mf, ok := e.(*ast.Field); ok && !plainLabel(mf.Label) {
+				patterns++
+			}
+		}
+	}
+	if patterns > 0 {
+		t.Errorf("#Master has %d pattern or computed labels", patterns)
+	}
+	if refersTo(f, "enabled") {
+		t.Error("the schema refers to enabled other than as a field's label")
+	}
+	v := cuecontext.New().CompileBytes(schema.Source).LookupPath(cue.MakePath(cue.Def("#Master"), cue.Str("enabled").Optional()))
+	if _, hasDefault := v.Default(); v.IncompleteKind() != cue.BoolKind || hasDefault || v.IsConcrete() {
+		t.Errorf("#Master.enabled is %v, want bool with no default", v)
 	}
 }
