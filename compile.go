@@ -58,6 +58,10 @@ type Result struct {
 	// Kernel is the driver-facts catalogue the board was checked
 	// against (its kernel's, or the default series'), nil for none.
 	Kernel *kernel.Catalog
+	// OnSoC is true when the board was loaded on its SoC lowered once
+	// for the boards prepared with it (Prepare, load.Partial.OnSoC); the
+	// result is the same either way.
+	OnSoC bool
 }
 
 // Options change how a board is compiled.
@@ -138,7 +142,7 @@ func (c *Compiler) Compile(path string, opts Options) *Result {
 	cat, kd := cats.For(b)
 	ds = append(ds, kd...)
 	cr := check.RunEnv(b, check.Env{Base: base, Kernel: cat, Missing: p.Missing})
-	r := &Result{Board: b, Name: b.Name, Diagnostics: append(ds, cr.Diagnostics...), Kernel: cat}
+	r := &Result{Board: b, Name: b.Name, Diagnostics: append(ds, cr.Diagnostics...), Kernel: cat, OnSoC: p.OnSoC}
 	for _, c := range cr.Ran {
 		r.Checks = append(r.Checks, c.Code)
 	}

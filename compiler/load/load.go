@@ -165,6 +165,10 @@ type Partial struct {
 	// "soc.masters.eth0.dma" for a master without DMA widths. A check
 	// that reads one of these facts must not run on Board.
 	Missing []ir.Ref
+	// OnSoC is true when the board was loaded on its SoC evaluated and
+	// lowered once for every board prepared with it (Prepare, and the
+	// board of the shape onSoC); the result is the same either way.
+	OnSoC bool
 }
 
 // LoadPartial is Evaluate followed by Lower, for a description whose

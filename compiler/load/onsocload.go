@@ -89,7 +89,7 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	}
 	delete(l.prepared, abs)
 	l.spendFiles(inst)
-	return Partial{Board: b}, true
+	return Partial{Board: b, OnSoC: true}, true
 }
 
 // socTemplate returns the SoC package inst's soc validated and lowered,

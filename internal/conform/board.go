@@ -42,6 +42,10 @@ const (
 	// Build: the filled draft compiles without the tree, without errors,
 	// and has a fragment.
 	Build
+	// BSP: with the DMA widths stated in the SoC package, the board
+	// built in one call with a second board on its SoC gives what it
+	// gives built alone (bsp).
+	BSP
 	// RoundTrip: the fragment after the unmodified upstream .dts compiles
 	// and yields the upstream tree, unchanged.
 	RoundTrip
@@ -59,7 +63,7 @@ func Stages() []Stage {
 
 // String returns the stage's name as CORPUS.md and the baseline spell it.
 func (s Stage) String() string {
-	return [...]string{"compile", "import", "coherent", "fill", "vet", "build", "roundtrip"}[s]
+	return [...]string{"compile", "import", "coherent", "fill", "vet", "build", "bsp", "roundtrip"}[s]
 }
 
 // Outcome is how a board fared at one stage.
@@ -250,6 +254,8 @@ func (cp *Corpus) run(ctx context.Context, c *boardc.Compiler, dts, work string,
 	}
 	r.pass(Build)
 	r.BoardcSeconds = time.Since(boardcStart).Seconds()
+	at.reach(BSP, r)
+	bsp(c, r, dir, filepath.Join(work, filepath.Dir(filepath.FromSlash(d.Files[0].Path))), string(m[1]), memory)
 	at.reach(RoundTrip, r)
 
 	pre, err := comp.Preprocess(ctx)

@@ -176,11 +176,15 @@ func Report(run *Run, sample []string, tarball string) []byte {
 	p("   (%s).", Filler)
 	p("5. **vet**: the filled draft compiles with the base-tree checks against the tree, no errors.")
 	p("6. **build**: the filled draft compiles without the tree, no errors, and has a fragment.")
-	p("7. **roundtrip**: the fragment included after the unmodified upstream `.dts` compiles and")
+	p("7. **bsp**: with the filler's DMA widths moved into the SoC package, as a vendor states them,")
+	p("   the board built in one call with a copy of it on the same SoC (as `boardc build` builds a")
+	p("   BSP's boards, `boardc.Compiler.Prepare`) gives the files, byte for byte, and the")
+	p("   diagnostics it gives built alone.")
+	p("8. **roundtrip**: the fragment included after the unmodified upstream `.dts` compiles and")
 	p("   the tree is upstream's, every node and property byte for byte.")
 	p("")
 	p("A stage runs when the stages it needs passed (coherent, vet and build need fill; roundtrip")
-	p("needs build). `%s` regenerates this file and `corpus.baseline.json`; the test", Command)
+	p("and bsp need build). `%s` regenerates this file and `corpus.baseline.json`; the test", Command)
 	p("`TestCorpus` fails when a stage passes on fewer boards than the baseline says.")
 	p("")
 	p("## Pass counts")
@@ -204,11 +208,23 @@ func Report(run *Run, sample []string, tarball string) []byte {
 	p("")
 	all := 0
 	for _, r := range run.Results {
-		if r.Stages[RoundTrip].Pass && r.Stages[Coherent].Pass && r.Stages[Vet].Pass {
+		if r.Stages[RoundTrip].Pass && r.Stages[Coherent].Pass && r.Stages[Vet].Pass && r.Stages[BSP].Pass {
 			all++
 		}
 	}
 	p("Every stage passed on %d of %d boards.", all, n)
+	onSoC, ran := 0, 0
+	for _, r := range run.Results {
+		o := r.Stages[BSP]
+		if o.Ran {
+			ran++
+		}
+		if o.Pass && len(o.Causes) > 0 && o.Causes[0] == bspOnSoC {
+			onSoC++
+		}
+	}
+	p("Beside its twin, %d of the %d boards bsp ran on were built on their SoC lowered once (`load.Partial.OnSoC`);", onSoC, ran)
+	p("any other was evaluated whole.")
 	changed := 0
 	for _, r := range run.Results {
 		if o := r.Stages[RoundTrip]; o.Ran && !o.Pass && strings.HasPrefix(o.Causes[0], changesTree) {

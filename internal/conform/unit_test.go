@@ -119,9 +119,10 @@ func TestReport(t *testing.T) {
 		"| vet | 1 | 1 | 0 |",
 		"| roundtrip | 1 | 0 | 1 |",
 		"Every stage passed on 1 of 2 boards.",
+		"Beside its twin, 0 of the 2 boards bsp ran on were built on their SoC lowered once (`load.Partial.OnSoC`);",
 		"The fragment changes the upstream tree on 0 boards (the properties: under roundtrip below).",
 		"median 1.00 s, p90 3.00 s, max 3.00 s.",
-		"compile 1, import 1, coherent 1, fill 1, vet 0, build 1, roundtrip 0.",
+		"compile 1, import 1, coherent 1, fill 1, vet 0, build 1, bsp 1, roundtrip 0.",
 		"| 1 | `BC0605: cluster N` | `v/b.dts` |",
 	} {
 		if !strings.Contains(md, line+"\n") {
