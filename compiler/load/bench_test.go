@@ -1,6 +1,7 @@
 package load_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -95,6 +96,49 @@ func BenchmarkCUE(b *testing.B) {
 				if e, ds := l.Evaluate(dir); e == nil {
 					b.Fatal(ds)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkPrepare measures what Prepare costs a BSP, per board: boards
+// of two files each (the board and a filler, as boardc import and a
+// vendor's fill write them) on one SoC package, prepared together, for 2
+// and 32 boards. cue/load reads each board's directory, parses its files
+// and resolves its import; the difference of the two, over 30 boards, is
+// what one more board costs.
+//
+//	go test -bench Prepare -run '^$' ./compiler/load/
+func BenchmarkPrepare(b *testing.B) {
+	b.Setenv("CUE_REGISTRY", "none")
+	dir := b.TempDir()
+	write := func(name, data string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write("cue.mod/module.cue", "module: \"example.com/bsp@v0\"\nlanguage: version: \"v0.17.0\"\n")
+	write("soc/s/s.cue", "package s\n\nsoc: {name: \"s\", compatible: [\"vendor,s\"]}\n")
+	var paths []string
+	for i := range 32 {
+		name := fmt.Sprintf("b%02d", i)
+		write(name+"/board.cue", fmt.Sprintf("package %s\n\nimport \"example.com/bsp/soc/s\"\n\nname: %q\nsoc: s.soc\nsoc: masters: m%d: enabled: false\n", name, name, i))
+		write(name+"/fill.cue", fmt.Sprintf("package %s\n\nmemory: [{base: 0x0, size: 0x4000_0000}]\n", name))
+		paths = append(paths, filepath.Join(dir, name))
+	}
+	l, err := load.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{2, 32} {
+		b.Run(fmt.Sprintf("boards=%d", n), func(b *testing.B) {
+			defer benchcpu.PerOp(b)()
+			for b.Loop() {
+				l.Prepare(paths[:n])
 			}
 		})
 	}
