@@ -222,7 +222,11 @@ func (l *Loader) boardFields(data cue.Value) (map[string]cue.Value, bool) {
 		}
 		top[name] = v
 	}
-	for _, d := range l.boardDefaults() {
+	defaults, ok := l.boardDefaults()
+	if !ok {
+		return nil, false
+	}
+	for _, d := range defaults {
 		if _, ok := top[d.name]; ok {
 			continue
 		}
@@ -243,16 +247,16 @@ type boardDefault struct {
 }
 
 // boardDefaults returns #Board's regular fields but soc, listed and
-// validated once per context.
-func (l *Loader) boardDefaults() []boardDefault {
+// validated once per context; ok is false when they cannot be listed.
+func (l *Loader) boardDefaults() ([]boardDefault, bool) {
 	if l.defaults != nil {
-		return l.defaults
+		return l.defaults, true
 	}
-	l.defaults = []boardDefault{}
 	it, err := l.board.Fields(cue.Optional(true))
 	if err != nil {
-		return l.defaults
+		return nil, false
 	}
+	l.defaults = []boardDefault{}
 	for it.Next() {
 		name := it.Selector().Unquoted()
 		if name == "soc" || it.IsOptional() {
@@ -260,5 +264,5 @@ func (l *Loader) boardDefaults() []boardDefault {
 		}
 		l.defaults = append(l.defaults, boardDefault{name, it.Value(), it.Value().Validate(cue.Concrete(true), cue.Final()) == nil})
 	}
-	return l.defaults
+	return l.defaults, true
 }
