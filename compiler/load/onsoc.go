@@ -24,9 +24,17 @@ type onSoC struct {
 	// enabled of, with a literal (what boardc import --soc writes of a
 	// master the board's tree disables), that literal.
 	enabled map[string]*ast.BasicLit
-	// field is the board's field soc: NAME.soc, in file.
+	// field is the board's field soc: NAME.soc, in file, whose import
+	// of the SoC package is spec.
 	field *ast.Field
 	file  *ast.File
+	spec  *ast.ImportSpec
+}
+
+// importOf is a package a file imports, and the spec importing it.
+type importOf struct {
+	inst *build.Instance
+	spec *ast.ImportSpec
 }
 
 // shapeOnSoC returns the shape of the board package inst, and whether it
@@ -45,7 +53,7 @@ func (l *Loader) shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 		imported[imp.ImportPath] = imp
 	}
 	for _, f := range inst.Files {
-		names := map[string]*build.Instance{}
+		names := map[string]importOf{}
 		for spec := range f.ImportSpecs() {
 			p, err := strconv.Unquote(spec.Path.Value)
 			if err != nil {
@@ -62,7 +70,7 @@ func (l *Loader) shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 			if spec.Name != nil {
 				name = spec.Name.Name
 			}
-			names[name] = imp
+			names[name] = importOf{imp, spec}
 		}
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -81,11 +89,11 @@ func (l *Loader) shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 					}
 					continue
 				}
-				if imp := socOf(d.Value, names); imp != nil {
+				if imp, ok := socOf(d.Value, names); ok {
 					if shape.soc != nil {
 						return onSoC{}, false
 					}
-					shape.soc, shape.field, shape.file = imp, d, f
+					shape.soc, shape.spec, shape.field, shape.file = imp.inst, imp.spec, d, f
 					continue
 				}
 				ms, ok := mastersOnly(d.Value)
@@ -232,21 +240,22 @@ func plainLabel(l ast.Label) bool {
 	return false
 }
 
-// socOf returns the imported instance whose soc the expression x is
-// (NAME.soc, NAME an import of names), or nil.
-func socOf(x ast.Expr, names map[string]*build.Instance) *build.Instance {
+// socOf returns the import whose soc the expression x is (NAME.soc,
+// NAME an import of names), and whether there is one.
+func socOf(x ast.Expr, names map[string]importOf) (importOf, bool) {
 	sel, ok := x.(*ast.SelectorExpr)
 	if !ok {
-		return nil
+		return importOf{}, false
 	}
 	id, ok := sel.X.(*ast.Ident)
 	if !ok {
-		return nil
+		return importOf{}, false
 	}
 	if name, _, err := ast.LabelName(sel.Sel); err != nil || name != "soc" {
-		return nil
+		return importOf{}, false
 	}
-	return names[id.Name]
+	imp, ok := names[id.Name]
+	return imp, ok
 }
 
 // masterSet is what a board's field soc says of one master.
@@ -367,7 +376,7 @@ func (shape onSoC) mastersOf(inst *build.Instance, keys []string) *build.Instanc
 		if f == shape.file {
 			nf.Decls = slices.DeleteFunc(slices.Clone(f.Decls), func(d ast.Decl) bool { return d == shape.field })
 			if len(elts) == 0 {
-				nf.Decls = dropImport(nf.Decls, sel.X.(*ast.Ident).Name, shape.soc)
+				nf.Decls = dropImport(nf.Decls, sel.X.(*ast.Ident).Name, shape.spec)
 			}
 		}
 		if i == len(inst.Files)-1 && len(elts) > 0 {
@@ -379,30 +388,21 @@ func (shape onSoC) mastersOf(inst *build.Instance, keys []string) *build.Instanc
 	return &c
 }
 
-// dropImport returns decls without their import of the package pkg,
+// dropImport returns decls without spec, their import of a package
 // named name in them, when nothing else of decls refers to name (CUE
 // refuses an import that is not used); decls is a copy it may change.
-func dropImport(decls []ast.Decl, name string, pkg *build.Instance) []ast.Decl {
+func dropImport(decls []ast.Decl, name string, spec *ast.ImportSpec) []ast.Decl {
 	for _, d := range decls {
 		if _, isImport := d.(*ast.ImportDecl); !isImport && refersTo(d, name) {
 			return decls
 		}
 	}
 	for i, d := range decls {
-		imp, isImport := d.(*ast.ImportDecl)
-		if !isImport {
-			continue
+		if imp, isImport := d.(*ast.ImportDecl); isImport && slices.Contains(imp.Specs, spec) {
+			c := *imp
+			c.Specs = slices.DeleteFunc(slices.Clone(imp.Specs), func(s *ast.ImportSpec) bool { return s == spec })
+			decls[i] = &c
 		}
-		specs := slices.DeleteFunc(slices.Clone(imp.Specs), func(s *ast.ImportSpec) bool {
-			if s.Name != nil {
-				return s.Name.Name == name
-			}
-			p, _ := strconv.Unquote(s.Path.Value)
-			return (p == pkg.ImportPath || strings.SplitN(p, ":", 2)[0] == pkg.ImportPath) && pkg.PkgName == name
-		})
-		c := *imp
-		c.Specs = specs
-		decls[i] = &c
 	}
 	return slices.DeleteFunc(decls, func(d ast.Decl) bool {
 		imp, isImport := d.(*ast.ImportDecl)

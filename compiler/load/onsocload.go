@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/token"
 
@@ -67,15 +68,7 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if !ok {
 		return Partial{}, false
 	}
-	soc, ok := l.applyOnSoC(tmpl, reread, data, p, func(soc *ir.SoC) {
-		for _, key := range enabled {
-			// The literal is the field's whole value: its position is
-			// the value's, as a scalar's is in the whole board.
-			lit, m := shape.enabled[key], soc.Master(key)
-			at := lit.Pos()
-			m.Enabled, m.EnabledPos = lit.Kind == token.TRUE, p.convert(at.Filename(), at.Line(), at.Column())
-		}
-	})
+	soc, ok := l.applyOnSoC(tmpl, reread, enabled, data, p)
 	if !ok {
 		return Partial{}, false
 	}
@@ -135,12 +128,14 @@ func (l *Loader) socTemplate(inst *build.Instance, p *positions) *socTemplate {
 // enabled (silentEnabled, and the lowered master has none), so that the
 // board's literal is the field's whole value, the schema's bool admits
 // it, and nothing else of the SoC depends on it.
-func (t *socTemplate) split(shape onSoC) (reread, enabled []string) {
+func (t *socTemplate) split(shape onSoC) (reread []string, enabled map[string]*ast.BasicLit) {
 	for _, key := range shape.masters {
-		_, only := shape.enabled[key]
-		i := slices.IndexFunc(t.soc.Masters, func(m *ir.Master) bool { return m.Key == key })
-		if only && t.silentEnabled && i >= 0 && t.soc.Masters[i].EnabledPos == (ir.Pos{}) {
-			enabled = append(enabled, key)
+		lit, only := shape.enabled[key]
+		if m := t.soc.Master(key); only && t.silentEnabled && m != nil && m.EnabledPos == (ir.Pos{}) {
+			if enabled == nil {
+				enabled = map[string]*ast.BasicLit{}
+			}
+			enabled[key] = lit
 		} else {
 			reread = append(reread, key)
 		}
@@ -150,9 +145,10 @@ func (t *socTemplate) split(shape onSoC) (reread, enabled []string) {
 
 // applyOnSoC returns the board's SoC: the template with the masters keys
 // lowered again from the board's value, each unified with #Master and
-// validated, and then changed by set; ok is false when one is in error
-// or the SoC does not declare it.
-func (l *Loader) applyOnSoC(t *socTemplate, keys []string, data cue.Value, p *positions, set func(*ir.SoC)) (ir.SoC, bool) {
+// validated, and the masters of enabled given the board's literal
+// (socTemplate.split); ok is false when one is in error or the SoC does
+// not declare it.
+func (l *Loader) applyOnSoC(t *socTemplate, keys []string, enabled map[string]*ast.BasicLit, data cue.Value, p *positions) (ir.SoC, bool) {
 	soc := t.soc
 	soc.Masters = make([]*ir.Master, len(t.soc.Masters))
 	for i, m := range t.soc.Masters {
@@ -185,7 +181,12 @@ func (l *Loader) applyOnSoC(t *socTemplate, keys []string, data cue.Value, p *po
 		m.Pos = t.soc.Masters[i].Pos
 		soc.Masters[i] = m
 	}
-	set(&soc)
+	for key, lit := range enabled {
+		// The literal is the field's whole value: its position is the
+		// value's, as a scalar's is in the whole board.
+		m, at := soc.Master(key), lit.Pos()
+		m.Enabled, m.EnabledPos = lit.Kind == token.TRUE, p.convert(at.Filename(), at.Line(), at.Column())
+	}
 	soc.DeriveDPNIs()
 	return soc, true
 }
