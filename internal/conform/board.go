@@ -125,10 +125,14 @@ func (r *Result) pass(s Stage, notes ...string) {
 // neither.
 const Filler = "corpus filler: 32-bit DMA widths where the catalogue gives none; memory 1 GiB at 0 where the tree has none"
 
-// fillFile is the text Filler adds to the board package pkg.
-func fillFile(pkg string, memory bool) []byte {
+// fillFile is the text Filler adds to the package pkg: the DMA widths
+// when widths is set, the memory when memory is.
+func fillFile(pkg string, widths, memory bool) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "// %s\npackage %s\n\nsoc: masters: [_]: M={if M.bridge == _|_ {dma: streaming: *32 | int}}\n", Filler, pkg)
+	fmt.Fprintf(&b, "// %s\npackage %s\n\n", Filler, pkg)
+	if widths {
+		b.WriteString("soc: masters: [_]: M={if M.bridge == _|_ {dma: streaming: *32 | int}}\n")
+	}
 	if memory {
 		b.WriteString("memory: [{base: 0x0, size: 0x4000_0000}]\n")
 	}
@@ -212,7 +216,7 @@ func (cp *Corpus) run(ctx context.Context, c *boardc.Compiler, dts, work string,
 		return
 	}
 	memory := !memoryRE.Match(boardText)
-	if err := writeFile(filepath.Join(work, d.Board, "corpus_fill.cue"), fillFile(string(m[1]), memory)); err != nil {
+	if err := writeFile(filepath.Join(work, d.Board, "corpus_fill.cue"), fillFile(string(m[1]), true, memory)); err != nil {
 		r.fail(Fill, err.Error(), "writing the filler: "+Normalize(err.Error()))
 		return
 	}

@@ -10,13 +10,6 @@ import (
 	"boardc.dev/boardc"
 )
 
-// socFill is the DMA-width part of Filler, written into the SoC package
-// as a vendor states the widths of an SoC's masters (pkg is its package
-// name).
-func socFill(pkg string) []byte {
-	return fmt.Appendf(nil, "// %s\npackage %s\n\nsoc: masters: [_]: M={if M.bridge == _|_ {dma: streaming: *32 | int}}\n", Filler, pkg)
-}
-
 // bsp takes the filled draft of the board dir, whose SoC package is
 // socDir, through the BSP stage: the DMA widths of the filler moved into
 // the SoC package, the board built alone, then prepared with a twin, a
@@ -33,22 +26,16 @@ func bsp(c *boardc.Compiler, r *Result, dir, socDir, boardPkg string, memory boo
 		fail(err.Error(), "reading the SoC package: "+Normalize(err.Error()))
 		return
 	}
-	if err := writeFile(filepath.Join(socDir, "corpus_fill.cue"), socFill(socPkg)); err != nil {
+	if err := writeFile(filepath.Join(socDir, "corpus_fill.cue"), fillFile(socPkg, true, false)); err != nil {
 		fail(err.Error(), "writing the filler: "+Normalize(err.Error()))
 		return
 	}
-	board := filepath.Join(dir, "corpus_fill.cue")
-	if !memory {
-		err = os.Remove(board)
-	} else {
-		err = writeFile(board, fmt.Appendf(nil, "// %s\npackage %s\n\nmemory: [{base: 0x0, size: 0x4000_0000}]\n", Filler, boardPkg))
-	}
-	if err != nil {
+	if err := writeFile(filepath.Join(dir, "corpus_fill.cue"), fillFile(boardPkg, false, memory)); err != nil {
 		fail(err.Error(), "writing the filler: "+Normalize(err.Error()))
 		return
 	}
 	twin := dir + "-twin"
-	if err := copyDir(dir, twin); err != nil {
+	if err := os.CopyFS(twin, os.DirFS(dir)); err != nil {
 		fail(err.Error(), "copying the board: "+Normalize(err.Error()))
 		return
 	}
@@ -106,25 +93,4 @@ func packageOf(dir string) (string, error) {
 		return "", fmt.Errorf("%s: no package clause", files[0])
 	}
 	return string(m[1]), nil
-}
-
-// copyDir copies the regular files of the directory from into to.
-func copyDir(from, to string) error {
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			return err
-		}
-		if err := writeFile(filepath.Join(to, e.Name()), data); err != nil {
-			return err
-		}
-	}
-	return nil
 }
