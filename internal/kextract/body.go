@@ -511,15 +511,6 @@ func (b *body) memberPath(a, z int) bool {
 	return true
 }
 
-// lastMember returns the member an lvalue ends with ("dma_mask_bits"
-// for "xhci->dma_mask_bits"), "" for a plain variable.
-func lastMember(lv string) string {
-	if m := reMember.FindStringSubmatch(lv); m != nil {
-		return m[1]
-	}
-	return ""
-}
-
 // lhsStart returns the first token of the member access that ends
 // with the member at toks[k] ("pdev" for "pdev->dev.dma_mask").
 func (b *body) lhsStart(k int) int {

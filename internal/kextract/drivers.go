@@ -238,11 +238,3 @@ func (ix *index) driver(v *variable) (kernel.Driver, bool) {
 	}
 	return d, true
 }
-
-var reIdents = regexp.MustCompile(`[A-Za-z_]\w*`)
-
-// identifiers returns the identifiers of an expression, casts' type
-// names included.
-func identifiers(e string) []string {
-	return reIdents.FindAllString(e, -1)
-}

@@ -27,7 +27,6 @@ var (
 	reCast   = regexp.MustCompile(`^\(\s*(u64|u32|dma_addr_t|unsigned long long|unsigned long|unsigned int|int)\s*\)\s*`)
 	reBitMsk = regexp.MustCompile(`^DMA_BIT_MASK\s*\((.*)\)$`)
 	reIdent  = regexp.MustCompile(`^[A-Za-z_]\w*$`)
-	reMember = regexp.MustCompile(`(?:->|\.)\s*([A-Za-z_]\w*)\s*$`)
 )
 
 // strip removes blanks at the ends and the parentheses and casts that
@@ -142,8 +141,8 @@ func fieldOf(a alt) (string, bool) {
 	if reIdent.MatchString(e) && len(a.values) == 1 {
 		e = strip(a.traced)
 	}
-	if m := reMember.FindStringSubmatch(e); m != nil {
-		return m[1], inBits
+	if _, name, ok := memberSuffix(e); ok {
+		return name, inBits
 	}
 	return "", false
 }

@@ -35,8 +35,8 @@ func uncast(e string) string {
 
 // calls reports whether e is a call of one of fns.
 func calls(e string, fns []string) bool {
-	m := reCall.FindStringSubmatch(uncast(e))
-	return m != nil && slices.Contains(fns, m[1])
+	name, ok := callee(uncast(e))
+	return ok && slices.Contains(fns, name)
 }
 
 // matchVars returns the lvalues the function assigns the match data to
@@ -175,8 +175,8 @@ func (m matchEval) value(x string) (int, bool) {
 		v := m.ix.intval(uncast(m.e.data), m.file, 0)
 		return v, v >= 0
 	}
-	if sm := reMember.FindStringSubmatch(x); sm != nil {
-		base := strings.TrimSpace(x[:len(x)-len(sm[0])])
+	if start, member, ok := memberSuffix(x); ok {
+		base := strings.TrimSpace(x[:start])
 		if m.is(base) {
 			id := strings.TrimPrefix(uncast(m.e.data), "&")
 			if !reIdent.MatchString(id) {
@@ -186,7 +186,7 @@ func (m matchEval) value(x string) (int, bool) {
 			if v == nil || len(v.entries) > 0 {
 				return 0, false
 			}
-			val, _ := v.get(sm[1])
+			val, _ := v.get(member)
 			switch val {
 			case "":
 				return 0, true

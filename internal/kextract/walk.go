@@ -2,7 +2,6 @@ package kextract
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -395,15 +394,13 @@ type walt struct {
 	width int // the helper's return width, 0 when not a helper's
 }
 
-var reCall = regexp.MustCompile(`^([A-Za-z_]\w*)\s*\(.*\)$`)
-
 // expand replaces an alternative that calls a helper whose every
 // return is a constant mask (caam_get_dma_mask(), drivers/crypto/caam/
 // intern.h) by one alternative per return, conditioned on it.
 func (ix *index) expand(alts []alt, file string) []walt {
 	var out []walt
 	for _, a := range alts {
-		m := reCall.FindStringSubmatch(strip(a.expr))
+		fn, isCall := callee(strip(a.expr))
 		if a.local && len(a.values) > 0 {
 			// A local assigned only constants: one alternative per
 			// value.
@@ -427,8 +424,8 @@ func (ix *index) expand(alts []alt, file string) []walt {
 			}
 		}
 		var fns []*function
-		if m != nil && m[1] != "DMA_BIT_MASK" {
-			fns = ix.resolve(m[1], file)
+		if isCall && fn != "DMA_BIT_MASK" {
+			fns = ix.resolve(fn, file)
 		}
 		if len(fns) != 1 || len(fns[0].returns) == 0 {
 			out = append(out, walt{alt: a})
