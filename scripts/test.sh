@@ -63,12 +63,12 @@ if [ -d "$shared/upstream-dts" ]; then
 else
 	echo "NOTICE: no $shared/upstream-dts (set BOARDC_SHARED): TestUpstream, TestBaseTree, TestGroundTruth, TestTopology, TestPropSource, TestRoundTrip, TestBuildrootDTSCompiles, TestCorpus, TestEIP97 and TestPrecision are skipped" >&2
 fi
-# go test ./... below runs internal/conform's TestCorpus over every board
-# of the upstream arm64 corpus ($shared/corpus): about 2.5 minutes of CPU
-# on 2 cores. A plain go test ./internal/conform runs its fixed sample
-# (one board per vendor and SoC family); scripts/corpus.sh also rewrites
-# CORPUS.md.
-export BOARDC_CORPUS=full
+# go test ./... below runs internal/conform's TestCorpus over its fixed
+# sample of the upstream arm64 corpus ($shared/corpus): one board per
+# vendor and SoC family, 332 of 1,524, about 45 s. Every board takes
+# about 7 minutes on 2 cores, which would take the suite past 15
+# minutes: scripts/corpus.sh runs them all and rewrites CORPUS.md.
+export BOARDC_CORPUS=sample
 if git rev-parse --git-dir >/dev/null 2>&1; then
 	unformatted=$(git ls-files -z '*.go' | xargs -0 gofmt -l)
 else

@@ -257,8 +257,8 @@ func Report(run *Run, sample []string, tarball string) []byte {
 	}
 	p("")
 	sc := CountsOf(Of(run.Results, sample))
-	p("The README's test command (`scripts/test.sh`) runs every board. The sample a plain")
-	p("`go test ./internal/conform` runs (one board per vendor directory and SoC family,")
+	p("`%s` runs every board. The sample that `go test ./internal/conform` and the README's", Command)
+	p("test command (`scripts/test.sh`) run (one board per vendor directory and SoC family,")
 	p("the first in sorted order of each: `conform.Sample`) is %d boards; in this run they pass:", sc.Boards)
 	var parts []string
 	for _, s := range Stages() {
