@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,12 +34,18 @@ func readmeExample(t *testing.T) string {
 	return code
 }
 
+// jobs is make's -j for the kernel builds: one job a CPU. The four
+// builds of the package also run side by side (t.Parallel): each
+// spends its start in make's single-threaded reading of the kernel's
+// makefiles.
+func jobs() string { return "-j" + strconv.Itoa(runtime.NumCPU()) }
+
 // makeModules runs make modules in dir against the kernel headers with W=1
 // and any further make arguments, and fails the test on a failed build or
 // any warning; it returns the output.
 func makeModules(t *testing.T, headers, dir string, args ...string) string {
 	t.Helper()
-	args = append([]string{"-C", headers, "M=" + dir, "W=1"}, append(args, "modules")...)
+	args = append([]string{jobs(), "-C", headers, "M=" + dir, "W=1"}, append(args, "modules")...)
 	out, err := exec.Command("make", args...).CombinedOutput()
 	t.Logf("make %s", strings.Join(args, " "))
 	if err != nil {
@@ -63,6 +71,7 @@ func makeModules(t *testing.T, headers, dir string, args ...string) string {
 // vendor-driver example is built into the same module, against
 // boards/mirabox's header.
 func TestKbuild(t *testing.T) {
+	t.Parallel()
 	headers := testtool.KernelHeaders(t)
 	testtool.Look(t, "make", "make")
 	testtool.Look(t, "gcc", "gcc")
@@ -118,6 +127,7 @@ func TestKbuild(t *testing.T) {
 // board's C once was, lists that symbol for both (which the kernel
 // refuses to load twice: the target test loads them).
 func TestKbuildTwoModules(t *testing.T) {
+	t.Parallel()
 	headers := testtool.KernelHeaders(t)
 	testtool.Look(t, "make", "make")
 	testtool.Look(t, "gcc", "gcc")
@@ -172,6 +182,7 @@ func TestKbuildTwoModules(t *testing.T) {
 // generated Kbuild says, against the installed Debian kernel headers with
 // W=1 and -Werror, and fails on any warning.
 func TestKbuildVerifier(t *testing.T) {
+	t.Parallel()
 	headers := testtool.KernelHeaders(t)
 	testtool.Look(t, "make", "make")
 	testtool.Look(t, "gcc", "gcc")
@@ -199,7 +210,7 @@ func TestKbuildVerifier(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Kbuild"), []byte(kbuild.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"-C", headers, "M=" + dir, "W=1", "modules"}
+	args := []string{jobs(), "-C", headers, "M=" + dir, "W=1", "modules"}
 	out, err := exec.Command("make", args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("make %s: %v\n%s", strings.Join(args, " "), err, out)

@@ -53,11 +53,13 @@ func arm64Headers(t *testing.T, series string) string {
 // dpaa2_io_service_select (the DPIO branch, IS_REACHABLE from a module),
 // amba_bustype and pci_find_host_bridge.
 func TestKbuildVerifierArm64(t *testing.T) {
+	t.Parallel()
 	testtool.Look(t, "make", "make")
 	testtool.Look(t, "aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu")
 	boards := append(intree.Boards(t, "../../boards"), c.EdgeBoards()...)
 	for _, series := range []string{"6.1", "6.12"} {
 		t.Run(series, func(t *testing.T) {
+			t.Parallel()
 			headers := arm64Headers(t, series)
 			dir := t.TempDir()
 			var kbuild strings.Builder
@@ -77,7 +79,7 @@ func TestKbuildVerifierArm64(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "Kbuild"), []byte(kbuild.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			args := []string{"-C", headers, "M=" + dir, "ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-", "W=1", "modules"}
+			args := []string{jobs(), "-C", headers, "M=" + dir, "ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-", "W=1", "modules"}
 			out, err := exec.Command("make", args...).CombinedOutput()
 			if err != nil {
 				t.Fatalf("make %s: %v\n%s", strings.Join(args, " "), err, out)
