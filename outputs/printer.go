@@ -275,12 +275,19 @@ func (c *Block) Line(parts ...any) {
 }
 
 func (c *Block) line(s string, o Origin) {
-	l := c.p.lang
-	if s == "" {
-		c.p.write(c.indent+l.prefix, o)
-		return
+	// Written in pieces, where a line made whole first cost a string
+	// per line of every comment; the language's comment makes s one
+	// line.
+	p, l := c.p, c.p.lang
+	p.buf.WriteString(c.indent)
+	p.buf.WriteString(l.prefix)
+	if s != "" {
+		p.buf.WriteByte(' ')
+		p.buf.WriteString(l.comment(s))
 	}
-	c.p.write(c.indent+l.prefix+" "+l.comment(s), o)
+	p.buf.WriteByte('\n')
+	p.lines++
+	p.annotate(p.lines, p.lines, o)
 }
 
 // code writes a line of a code paragraph: after the prefix with no space,
@@ -339,6 +346,7 @@ func (p *Printer) Comment(indent string, v ...any) {
 		}
 	}
 	c := p.Block(indent)
+	var line []byte
 	for i, para := range paras {
 		o := all.merge(para.o)
 		if i > 0 {
@@ -357,25 +365,25 @@ func (p *Printer) Comment(indent string, v ...any) {
 		// Wrap at the width: each line holds the indent, the prefix, a
 		// space and words.
 		// n counts the runes of line, which is built in place rather
-		// than by a new string for every word.
-		var line strings.Builder
+		// than by a new string for every word, in one buffer for every
+		// line.
 		n := 0
 		for word := range strings.FieldsSeq(l.comment(para.text)) {
 			w := utf8.RuneCountInString(word)
 			if n > 0 && col+len(l.prefix)+1+n+1+w > l.width {
-				c.line(line.String(), o)
-				line.Reset()
-				n = 0
+				c.line(string(line), o)
+				line, n = line[:0], 0
 			}
 			if n > 0 {
-				line.WriteByte(' ')
+				line = append(line, ' ')
 				n++
 			}
-			line.WriteString(word)
+			line = append(line, word...)
 			n += w
 		}
 		if n > 0 {
-			c.line(line.String(), o)
+			c.line(string(line), o)
+			line = line[:0]
 		}
 	}
 	c.End()
