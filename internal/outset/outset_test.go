@@ -147,6 +147,16 @@ func TestWrite(t *testing.T) {
 	if got := entries(t, out); got != ".boardc.lock tiny" {
 		t.Errorf("OUT holds %s, want the lock file and tiny", got)
 	}
+
+	// A file of the same size is read and compared; one that grew or
+	// shrank is not read.
+	c := set(t, "tiny.dtsi", "b\n", "tune.sh", "#!/bin/sh\necho\n", "new.h", "h\n\n")
+	if diff := cmp.Diff(Change{Written: []string{"new.h", "tiny.dtsi"}}, write(t, out, "tiny", c)); diff != "" {
+		t.Errorf("same-size write (-want +got):\n%s", diff)
+	}
+	if !Unchanged(out, "tiny", c) || Unchanged(out, "tiny", b) {
+		t.Errorf("Unchanged: true for the set just written and false for the one before, want both")
+	}
 }
 
 // TestWriteRefusesPath checks that an OUT/<board> that is a file or a

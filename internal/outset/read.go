@@ -1,6 +1,7 @@
 package outset
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -17,6 +18,19 @@ var ErrNotRegular = errors.New("not a regular file")
 // satisfies os.IsNotExist, a directory's is the error reading one is,
 // and any other entry's wraps ErrNotRegular.
 func ReadOutput(path string) ([]byte, error) {
+	return readOutput(path, -1)
+}
+
+// sameOutput reports whether the file of an output set at path holds
+// want, with ReadOutput's errors. A file of another size is not read.
+func sameOutput(path string, want []byte) (bool, error) {
+	old, err := readOutput(path, len(want))
+	return err == nil && old != nil && bytes.Equal(old, want), err
+}
+
+// readOutput is ReadOutput, which returns nil and no error for a file
+// whose size is not size, when size is not negative.
+func readOutput(path string, size int) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -26,14 +40,33 @@ func ReadOutput(path string) ([]byte, error) {
 		return os.ReadFile(path) // "is a directory": an I/O error, as ever
 	case !fi.Mode().IsRegular():
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+	case size >= 0 && fi.Size() != int64(size):
+		return nil, nil
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err = f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
 	}
-	return io.ReadAll(f)
+	// Room for the whole file and one more byte, so that a file read
+	// to its end takes one read and the read that says so, as
+	// os.ReadFile does, where io.ReadAll grows from 512 bytes.
+	b := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grown since the Stat
+		}
+	}
 }

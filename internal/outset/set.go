@@ -46,9 +46,9 @@ func compare(out, name string, files []outputs.File) (ch Change, same []bool, ke
 			return ch, nil, nil, &fs.PathError{Op: "write", Path: filepath.Join(cur, p), Err: fs.ErrInvalid}
 		}
 		produced[p] = true
-		old, err := ReadOutput(filepath.Join(cur, p))
+		eq, err := sameOutput(filepath.Join(cur, p), f.Data)
 		switch {
-		case err == nil && bytes.Equal(old, f.Data):
+		case eq:
 			same[i] = true
 		case err == nil || os.IsNotExist(err) || errors.Is(err, ErrNotRegular):
 			// A link or FIFO where an output goes is replaced, unread.
