@@ -99,20 +99,26 @@ func topLevelFields(file string) (name, soc bool, err error) {
 // own parser of module files reads it. When dir has no module file, the
 // error satisfies errors.Is(err, fs.ErrNotExist).
 func ModulePath(dir string) (string, error) {
-	file := filepath.Join(dir, filepath.FromSlash(ModuleFile))
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return "", err
-	}
-	m, err := modfile.ParseNonStrict(data, file)
+	m, err := moduleFile(dir)
 	if err != nil {
 		return "", err
 	}
 	path := m.ModuleRootPath()
 	if path == "" {
-		return "", fmt.Errorf("%s: no module path", file)
+		return "", fmt.Errorf("%s: no module path", filepath.Join(dir, filepath.FromSlash(ModuleFile)))
 	}
 	return path, nil
+}
+
+// moduleFile reads the module file of the CUE module rooted at dir as
+// cue/load does with a registry (modfile.ParseNonStrict).
+func moduleFile(dir string) (*modfile.File, error) {
+	file := filepath.Join(dir, filepath.FromSlash(ModuleFile))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return modfile.ParseNonStrict(data, file)
 }
 
 // FindModuleFile returns the cue.mod/module.cue of the CUE module holding

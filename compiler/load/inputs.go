@@ -1,14 +1,19 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/mod/modfile"
 )
 
 // MaxInput is the largest .cue file boardc reads, in bytes. The largest
@@ -60,6 +65,15 @@ type inputChecker struct {
 	// mod is the module file's check, done on first use.
 	mod  *dirCheck
 	dirs map[string]*dirCheck
+	// parsed, when not nil, keeps every file that passed the check
+	// parsed whole, as cue/load parses it (overlay).
+	parsed map[string]*ast.File
+	// syntax is how cue/load parses the module's files, ok false when
+	// it is not known.
+	syntax struct {
+		cfg parser.Config
+		ok  bool
+	}
 }
 
 // dirCheck is what one directory's check found: the first of its files
@@ -102,7 +116,13 @@ func (c *inputChecker) check(dir string) (file, why string) {
 			}
 		}
 		if c.mod.why == "" {
-			c.module, _ = ModulePath(c.root) // without one, CUE resolves no import of the module
+			var m *modfile.File
+			if m, _ = moduleFile(c.root); m != nil && m.ModuleRootPath() != "" {
+				// Without a module path, CUE resolves no import of
+				// the module.
+				c.module = m.ModuleRootPath()
+				c.syntax.cfg, c.syntax.ok = cueSyntax(m)
+			}
 		}
 	}
 	if c.mod.why != "" {
@@ -147,9 +167,57 @@ func (c *inputChecker) dir(d string) *dirCheck {
 			r.file, r.why, r.imports = path, why, nil
 			return r
 		}
+		if f := c.parse(path); f != nil {
+			r.imports = append(r.imports, importedDirs(f, c.root, c.module)...)
+			continue
+		}
 		r.imports = append(r.imports, imported(path, c.root, c.module)...)
 	}
 	return r
+}
+
+// parse returns the file at path parsed whole as cue/load parses it, and
+// keeps it in c.parsed, when c keeps files and the file is valid UTF-8
+// with no byte-order mark (cue/load decodes it to UTF-8 first, which
+// changes nothing then) and parses without error; nil otherwise.
+func (c *inputChecker) parse(path string) *ast.File {
+	if c.parsed == nil || !c.syntax.ok {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !utf8.Valid(data) || bytes.HasPrefix(data, []byte("\uFEFF")) {
+		return nil
+	}
+	f, err := parser.ParseFile(path, data, c.syntax.cfg)
+	if err != nil {
+		return nil
+	}
+	c.parsed[path] = f
+	return f
+}
+
+// overlay returns the files c kept parsed as cue/load's overlay, under
+// which cue/load reads and parses none of them again.
+func (c *inputChecker) overlay() map[string]load.Source {
+	if len(c.parsed) == 0 {
+		return nil
+	}
+	o := make(map[string]load.Source, len(c.parsed))
+	for path, f := range c.parsed {
+		o[path] = load.FromFile(f)
+	}
+	return o
+}
+
+// cueSyntax returns how cue/load parses the files of a module whose
+// module file is m (cue/load's Config.complete and loadModule): with
+// comments, in the module's language version; ok is false when m names
+// none.
+func cueSyntax(m *modfile.File) (parser.Config, bool) {
+	if m.QualifiedModule() == "" || m.Language == nil || m.Language.Version == "" {
+		return parser.Config{}, false
+	}
+	return parser.NewConfig(parser.ParseComments).Apply(parser.Version(m.Language.Version)), true
 }
 
 // imported returns the directories, under the module root, of the
@@ -163,6 +231,12 @@ func imported(path, root, module string) []string {
 	if err != nil {
 		return nil
 	}
+	return importedDirs(f, root, module)
+}
+
+// importedDirs returns the directories, under the module root, of the
+// packages of the module (import path prefix module) that f imports.
+func importedDirs(f *ast.File, root, module string) []string {
 	var dirs []string
 	for spec := range f.ImportSpecs() {
 		p, err := strconv.Unquote(spec.Path.Value)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/load"
 )
@@ -45,6 +46,7 @@ func (l *Loader) Prepare(paths []string) {
 			continue // nothing to share
 		}
 		c := newInputChecker(root)
+		c.parsed = map[string]*ast.File{}
 		var args []string
 		for _, abs := range byRoot[root] {
 			if file, _ := c.check(abs); file != "" || packagePathProblem(root, abs) != "" {
@@ -56,7 +58,10 @@ func (l *Loader) Prepare(paths []string) {
 		if len(args) < 2 {
 			continue
 		}
-		insts := load.Instances(args, &load.Config{Dir: root, Registry: registry()})
+		// The files the check read go to cue/load parsed, which then
+		// neither reads nor parses them again (it parsed each twice, a
+		// tenth of a BSP's CPU).
+		insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), Overlay: c.overlay()})
 		if len(insts) != len(args) {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/load"
 	"github.com/google/go-cmp/cmp"
 
 	"boardc.dev/boardc/compiler/diag"
@@ -58,6 +60,11 @@ var bspModule = map[string]string{
 	"syntax/board.cue":     "package syntax\n\nname: \"syntax\"\nsoc: {\n",
 	"missing/board.cue":    strings.Replace(board("missing", ""), "example.com/bsp/soc/s", "example.com/bsp/soc/none", 1),
 	"onbroken/board.cue":   onSoCPackage(board("onbroken", ""), "broken"),
+	// Files cue/load decodes before it parses them, which Prepare
+	// leaves it to read (inputChecker.parse): a byte-order mark, and a
+	// byte that is no UTF-8.
+	"bom/board.cue":   "\uFEFF" + board("bom", ""),
+	"latin/board.cue": board("latin", "model: \"caf\xe9\"\n"),
 }
 
 // socS is the SoC package s.
@@ -117,11 +124,11 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
-	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "onen", "onenp", "onuse", "syntax", "missing", "onbroken"}
-	const loads = 15 // the boards before syntax load
+	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "onen", "onenp", "onuse", "bom", "latin", "syntax", "missing", "onbroken"}
+	const loads = 17 // the boards before syntax load
 	// The boards the SoC is lowered once for: the others are evaluated
 	// whole.
-	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true, "onen": true, "onenp": true, "onuse": true}
+	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true, "onen": true, "onenp": true, "onuse": true, "bom": true, "latin": true}
 	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true, "onen": true}
 	// The boards whose masters take the lowered SoC's with only enabled
 	// changed (socTemplate.split).
@@ -217,4 +224,38 @@ func diagText(ds diag.List) string {
 		return err.Error()
 	}
 	return s.String()
+}
+
+// TestPrepareOverlay checks that the files Prepare's input check parses
+// are the syntax cue/load builds the instances from, and that the files
+// cue/load would decode first, or could not parse, are left to it.
+func TestPrepareOverlay(t *testing.T) {
+	t.Setenv("CUE_REGISTRY", "none")
+	root := t.TempDir()
+	writeTree(t, root, bspModule)
+	c := newInputChecker(root)
+	c.parsed = map[string]*ast.File{}
+	var args []string
+	for _, n := range []string{"a", "bom", "latin", "syntax"} {
+		if file, why := c.check(filepath.Join(root, n)); file != "" {
+			t.Fatalf("%s: %s", file, why)
+		}
+		args = append(args, "./"+n)
+	}
+	kept := func(file string) *ast.File { return c.parsed[filepath.Join(root, file)] }
+	for n, want := range map[string]bool{"a": true, "bom": false, "latin": false, "syntax": false} {
+		if got := kept(n+"/board.cue") != nil; got != want {
+			t.Errorf("%s/board.cue kept parsed: %v, want %v", n, got, want)
+		}
+	}
+	if kept("soc/s/s.cue") == nil {
+		t.Errorf("the SoC package's file, which a's imports lead to, was not kept parsed")
+	}
+	insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), Overlay: c.overlay()})
+	if len(insts) != len(args) || len(insts[0].Files) != 1 || len(insts[0].Imports) != 1 {
+		t.Fatalf("cue/load gave %d instances for %d packages", len(insts), len(args))
+	}
+	if insts[0].Files[0] != kept("a/board.cue") || insts[0].Imports[0].Files[0] != kept("soc/s/s.cue") {
+		t.Errorf("cue/load parsed a/board.cue or its SoC's file again")
+	}
 }
