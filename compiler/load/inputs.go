@@ -82,6 +82,8 @@ type inputChecker struct {
 type dirCheck struct {
 	file, why string
 	imports   []string
+	// files are the directory's input files.
+	files []string
 }
 
 // newInputChecker returns an inputChecker for the module rooted at root
@@ -167,6 +169,7 @@ func (c *inputChecker) dir(d string) *dirCheck {
 			r.file, r.why, r.imports = path, why, nil
 			return r
 		}
+		r.files = append(r.files, path)
 		if f := c.parse(path); f != nil {
 			r.imports = append(r.imports, importedDirs(f, c.root, c.module)...)
 			continue
@@ -194,6 +197,30 @@ func (c *inputChecker) parse(path string) *ast.File {
 	}
 	c.parsed[path] = f
 	return f
+}
+
+// packageOf returns the package of the checked directory dir when c kept
+// every one of its input files parsed and they all name it, "" otherwise.
+// cue/load given "./dir:pkg" then skips reading and parsing dir's files
+// to find the package it would load for "./dir", with the same instance.
+func (c *inputChecker) packageOf(dir string) string {
+	r := c.dirs[dir]
+	if r == nil || r.why != "" || len(r.files) == 0 {
+		return ""
+	}
+	pkg := ""
+	for _, path := range r.files {
+		f := c.parsed[path]
+		if f == nil {
+			return ""
+		}
+		name := f.PackageName()
+		if name == "" || name == "_" || pkg != "" && name != pkg {
+			return ""
+		}
+		pkg = name
+	}
+	return pkg
 }
 
 // overlay returns the files c kept parsed as cue/load's overlay, under

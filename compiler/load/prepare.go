@@ -53,7 +53,11 @@ func (l *Loader) Prepare(paths []string) {
 				continue
 			}
 			rel, _ := filepath.Rel(root, abs)
-			args = append(args, "./"+filepath.ToSlash(rel))
+			arg := "./" + filepath.ToSlash(rel)
+			if pkg := c.packageOf(abs); pkg != "" {
+				arg += ":" + pkg
+			}
+			args = append(args, arg)
 		}
 		if len(args) < 2 {
 			continue

@@ -65,6 +65,10 @@ var bspModule = map[string]string{
 	// byte that is no UTF-8.
 	"bom/board.cue":   "\uFEFF" + board("bom", ""),
 	"latin/board.cue": board("latin", "model: \"caf\xe9\"\n"),
+	// A directory of two packages, which Prepare leaves unqualified
+	// (inputChecker.packageOf) for cue/load to refuse.
+	"two/board.cue": board("two", ""),
+	"two/other.cue": "package other\n",
 }
 
 // socS is the SoC package s.
@@ -124,12 +128,12 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
-	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "onen", "onenp", "onuse", "bom", "latin", "syntax", "missing", "onbroken"}
+	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "onen", "onenp", "onuse", "bom", "latin", "syntax", "missing", "onbroken", "two"}
 	const loads = 17 // the boards before syntax load
 	// The boards the SoC is lowered once for: the others are evaluated
 	// whole.
 	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true, "onen": true, "onenp": true, "onuse": true, "bom": true, "latin": true}
-	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true, "onen": true}
+	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true, "onen": true, "two": true}
 	// The boards whose masters take the lowered SoC's with only enabled
 	// changed (socTemplate.split).
 	enabledOnly := map[string]bool{"onpat": true, "onuse": true}
@@ -236,7 +240,7 @@ func TestPrepareOverlay(t *testing.T) {
 	c := newInputChecker(root)
 	c.parsed = map[string]*ast.File{}
 	var args []string
-	for _, n := range []string{"a", "bom", "latin", "syntax"} {
+	for _, n := range []string{"a", "bom", "latin", "syntax", "two"} {
 		if file, why := c.check(filepath.Join(root, n)); file != "" {
 			t.Fatalf("%s: %s", file, why)
 		}
@@ -250,6 +254,11 @@ func TestPrepareOverlay(t *testing.T) {
 	}
 	if kept("soc/s/s.cue") == nil {
 		t.Errorf("the SoC package's file, which a's imports lead to, was not kept parsed")
+	}
+	for n, want := range map[string]string{"a": "a", "bom": "", "latin": "", "syntax": "", "two": ""} {
+		if got := c.packageOf(filepath.Join(root, n)); got != want {
+			t.Errorf("packageOf(%s) = %q, want %q", n, got, want)
+		}
 	}
 	insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), Overlay: c.overlay()})
 	if len(insts) != len(args) || len(insts[0].Files) != 1 || len(insts[0].Imports) != 1 {
