@@ -97,6 +97,18 @@ func New() (*Compiler, error) {
 	return &Compiler{loader: l}, nil
 }
 
+// Shared is what the Compilers of one build, one per goroutine, share:
+// each SoC package validated and lowered once for the boards of all of
+// them (load.Templates). The zero value is ready; it is safe for
+// concurrent use.
+type Shared struct {
+	templates load.Templates
+}
+
+// Share makes c share with the other Compilers given s. Results are the
+// same as without it.
+func (c *Compiler) Share(s *Shared) { c.loader.ShareTemplates(&s.templates) }
+
 // Compile compiles the board at path (a directory or a .cue file) with a
 // Compiler of its own. A program that compiles several boards should keep
 // one Compiler: it prepares the schema once.

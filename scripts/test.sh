@@ -97,8 +97,9 @@ go run -C "$layout" honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -count=1 ./...
 go test -C "$layout" -count=1 ./...
 # The emitters run side by side: a large synthetic board, small ones and
-# the in-tree boards under the race detector.
-go test -race -count=1 -run '^(TestCompiles|TestGolden)$' ./internal/synth/ ./boards/
+# the in-tree boards under the race detector; and the workers of one
+# build, which share each SoC lowered once, on a BSP.
+go test -race -count=1 -run '^(TestCompiles|TestGolden|TestParallelBSPMatchesSequential)$' ./internal/synth/ ./boards/ ./cmd/boardc/
 # Budgets are counts, not durations. A duration races Go's fuzzing
 # coordinator at its deadline: on a loaded machine a worker still busy
 # when it passes fails the run with a bare "context deadline exceeded"

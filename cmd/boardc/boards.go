@@ -24,7 +24,8 @@ named cue.mod, testdata or expected, and those starting with "." or "_",
 are not searched.`
 
 // compileAll compiles every board with a pool of up to GOMAXPROCS
-// workers, one Compiler each (a Compiler is not safe for concurrent use).
+// workers, one Compiler each (a Compiler is not safe for concurrent use),
+// which share each SoC lowered once (boardc.Shared).
 // A worker takes a run of consecutive boards at a time (runLength) and
 // prepares its Compiler for them, so that boards of one SoC, which sort
 // together, share its loading and evaluation (boardc.Compiler.Prepare). The results
@@ -36,10 +37,14 @@ func compileAll(paths []string, opts boardc.Options) ([]*boardc.Result, error) {
 	runs, n := make(chan int), runLength(len(paths), workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
+	shared := &boardc.Shared{}
 	for w := range workers {
 		wg.Go(func() {
 			comp, err := boardc.New()
 			errs[w] = err
+			if err == nil {
+				comp.Share(shared)
+			}
 			for lo := range runs {
 				if err != nil {
 					continue

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"os"
@@ -66,8 +67,10 @@ type inputChecker struct {
 	mod  *dirCheck
 	dirs map[string]*dirCheck
 	// parsed, when not nil, keeps every file that passed the check
-	// parsed whole, as cue/load parses it (overlay).
+	// parsed whole, as cue/load parses it (overlay), and sums a digest
+	// of its content.
 	parsed map[string]*ast.File
+	sums   map[string][sha256.Size]byte
 	// syntax is how cue/load parses the module's files, ok false when
 	// it is not known.
 	syntax struct {
@@ -196,6 +199,10 @@ func (c *inputChecker) parse(path string) *ast.File {
 		return nil
 	}
 	c.parsed[path] = f
+	if c.sums == nil {
+		c.sums = map[string][sha256.Size]byte{}
+	}
+	c.sums[path] = sha256.Sum256(data)
 	return f
 }
 

@@ -4,6 +4,7 @@
 package load
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,6 +47,11 @@ type Loader struct {
 	socs     map[*build.Instance]*socTemplate
 	// sharableSoCs caches sharable, by SoC package.
 	sharableSoCs map[*build.Instance]bool
+	// shared are the templates shared with other Loaders
+	// (ShareTemplates), and sums the digests of the files Prepare
+	// parsed, by path, which key them.
+	shared *Templates
+	sums   map[string][sha256.Size]byte
 	// socDef and masterDef are #SoC and #Master, compiled with board;
 	// defaults are board's fields as a board that leaves them out has
 	// them (boardDefaults).

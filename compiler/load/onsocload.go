@@ -92,11 +92,22 @@ func (l *Loader) socTemplate(inst *build.Instance, p *positions) *socTemplate {
 	if t, ok := l.socs[inst]; ok {
 		return t
 	}
-	t := &socTemplate{}
 	if l.socs == nil {
 		l.socs = map[*build.Instance]*socTemplate{}
 	}
+	if s := l.sharedTemplate(inst); s != nil {
+		s.once.Do(func() { s.t = l.makeSoCTemplate(inst, p) })
+		l.socs[inst] = s.t
+		return s.t
+	}
+	t := l.makeSoCTemplate(inst, p)
 	l.socs[inst] = t
+	return t
+}
+
+// makeSoCTemplate validates and lowers the SoC package inst's soc.
+func (l *Loader) makeSoCTemplate(inst *build.Instance, p *positions) *socTemplate {
+	t := &socTemplate{}
 	ctx, _, err := l.context()
 	if err != nil {
 		return t

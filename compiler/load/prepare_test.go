@@ -268,3 +268,57 @@ func TestPrepareOverlay(t *testing.T) {
 		t.Errorf("cue/load parsed a/board.cue or its SoC's file again")
 	}
 }
+
+// TestShareTemplates checks that Loaders sharing Templates lower an SoC
+// package once for all of them, with the results of a Loader alone, and
+// that one whose SoC package's source changed lowers it again.
+func TestShareTemplates(t *testing.T) {
+	t.Setenv("CUE_REGISTRY", "none")
+	root := t.TempDir()
+	writeTree(t, root, bspModule)
+	var shared Templates
+	var tmpls []*socTemplate
+	for i, boards := range [][]string{{"a", "b"}, {"on", "undeclared"}, {"a", "on"}} {
+		if i == 2 {
+			writeTree(t, root, map[string]string{"soc/s/s.cue": strings.Replace(socS, "streaming: 32", "streaming: 40", 1)})
+		}
+		l, err := New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.ShareTemplates(&shared)
+		var paths []string
+		for _, n := range boards {
+			paths = append(paths, filepath.Join(root, n))
+		}
+		l.Prepare(paths)
+		shape, ok := l.shapeOnSoC(l.prepared[paths[0]])
+		if !ok {
+			t.Fatalf("%s is not on its SoC", boards[0])
+		}
+		tmpls = append(tmpls, l.socTemplate(shape.soc, &positions{wd: l.wd, root: root, dir: paths[0]}))
+		for j, p := range paths {
+			alone, err := New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := alone.LoadPartial(p)
+			got, fast := l.loadOnSoC(p)
+			if !fast {
+				got = l.LoadPartial(p)
+			}
+			if diff := cmp.Diff(diagText(want.Diagnostics), diagText(got.Diagnostics)); diff != "" {
+				t.Errorf("%s: diagnostics (-alone +shared):\n%s", boards[j], diff)
+			}
+			if diff := cmp.Diff(want.Board, got.Board); diff != "" {
+				t.Errorf("%s: board (-alone +shared):\n%s", boards[j], diff)
+			}
+		}
+	}
+	if tmpls[0] != tmpls[1] || !tmpls[0].ok {
+		t.Errorf("two Loaders sharing templates lowered the SoC twice (or not at all)")
+	}
+	if tmpls[2] == tmpls[0] || tmpls[2].soc.Masters[0].DMABits != 40 {
+		t.Errorf("after the SoC's source changed, a Loader took the template of the old source")
+	}
+}
