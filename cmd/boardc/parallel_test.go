@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boardc.dev/boardc"
+	"boardc.dev/boardc/internal/synth"
 )
 
 // TestParallelBuildMatchesSequential builds every in-tree board in one
@@ -26,11 +27,19 @@ func TestParallelBuildMatchesSequential(t *testing.T) {
 	if len(boards) < 3 {
 		t.Fatalf("found %d in-tree boards, want at least 3: %v", len(boards), boards)
 	}
-	a, b := t.TempDir(), t.TempDir()
+	oneCallMatchesPerBoard(t, []string{"../../boards/..."}, boards)
+}
 
+// oneCallMatchesPerBoard builds args (arguments of boardc build naming
+// boards) in one call into a directory and boards with one call each
+// into another, and compares the trees and the diagnostics byte for
+// byte.
+func oneCallMatchesPerBoard(t *testing.T, args, boards []string) {
+	t.Helper()
+	a, b := t.TempDir(), t.TempDir()
 	var allOut, allErr bytes.Buffer
-	if code := runWith([]string{"build", "-o", a, "../../boards/..."}, &allOut, &allErr); code != exitOK {
-		t.Fatalf("boardc build ../../boards/...: exit %d\n%s", code, allErr.String())
+	if code := runWith(append([]string{"build", "-o", a}, args...), &allOut, &allErr); code != exitOK {
+		t.Fatalf("boardc build %v: exit %d\n%s", args, code, allErr.String())
 	}
 	var seqOut, seqErr bytes.Buffer
 	for _, board := range boards {
@@ -86,64 +95,20 @@ func TestParallelBSPMatchesSequential(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	dir := t.TempDir()
-	soc := `package s
-
-soc: {
-	name: "s"
-	compatible: ["vendor,s"]
-	root: {"#address-cells": 1, "#size-cells": 1}
-	cpus: clusters: [{core: "arm,cortex-a53", cpus: [0, 1, 2, 3]}]
-	buses: soc: {
-		node: path:       "/soc"
-		"#address-cells": 1
-		"#size-cells":    1
-		coherency: {coherent: true, source: "vendor datasheet 4.2", masters: "all"}
-	}
-}
-`
-	for i := range 6 {
-		soc += fmt.Sprintf("soc: masters: m%d: {node: {label: \"m%d\", path: \"/soc/dma@%x\"}, compatible: [\"vendor,dma\"], bus: \"soc\", dma: streaming: *32 | int, irqs: {}}\n", i, i, 0x1000*(i+1))
-	}
-	files := map[string]string{
-		"cue.mod/module.cue": "module: \"example.com/bsp@v0\"\nlanguage: version: \"v0.17.0\"\n",
-		"soc/s/s.cue":        soc,
-	}
-	var boards []string
-	for i := range 8 {
-		name := fmt.Sprintf("b%d", i)
+	const boards = 8
+	files := synth.BSP(6, boards, func(i int) string {
 		extra := fmt.Sprintf("soc: masters: m%d: enabled: false\n", i%6)
 		if i%3 == 0 {
 			extra += fmt.Sprintf("soc: masters: m%d: dma: streaming: 40\n", (i+1)%6)
 		}
-		files[name+"/board.cue"] = "package " + name + "\n\nimport \"example.com/bsp/soc/s\"\n\n" +
-			"name: \"" + name + "\"\ncompatible: [\"vendor," + name + "\"]\nsoc: s.soc\n" +
-			"policy: {irqs: [], net: {}, sysctls: {}, isolatedCPUs: []}\nmemory: [{base: 0, size: 0x4000_0000}]\n" + extra
-		boards = append(boards, filepath.Join(dir, name))
+		return extra
+	})
+	if err := synth.WriteTree(dir, files); err != nil {
+		t.Fatal(err)
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	var paths []string
+	for i := range boards {
+		paths = append(paths, filepath.Join(dir, fmt.Sprintf("b%02d", i)))
 	}
-	a, b := t.TempDir(), t.TempDir()
-	var allOut, allErr bytes.Buffer
-	if code := runWith(append([]string{"build", "-o", a}, boards...), &allOut, &allErr); code != exitOK {
-		t.Fatalf("boardc build of the BSP: exit %d\n%s", code, allErr.String())
-	}
-	var seqOut, seqErr bytes.Buffer
-	for _, board := range boards {
-		if code := runWith([]string{"build", "-o", b, board}, &seqOut, &seqErr); code != exitOK {
-			t.Fatalf("boardc build %s: exit %d\n%s", board, code, seqErr.String())
-		}
-	}
-	if diff := cmp.Diff(readTree(t, b), readTree(t, a)); diff != "" {
-		t.Errorf("one call for the BSP differs from one call per board (-per-board +all):\n%s", diff)
-	}
-	if diff := cmp.Diff(seqErr.String(), allErr.String()); diff != "" {
-		t.Errorf("diagnostics differ (-per-board +all):\n%s", diff)
-	}
+	oneCallMatchesPerBoard(t, paths, paths)
 }
