@@ -34,12 +34,15 @@ var DriverSets = &Check{
 				continue
 			}
 			ds, k := m.DriverSets, d.DMA.Kind
-			note := driverNote(p.Kernel, d, matched)
+			// Made only for a report: most masters have none, and
+			// formatting the note for each was a third of the checks'
+			// CPU in a BSP's build.
+			note := func() diag.Note { return driverNote(p.Kernel, d, matched) }
 			switch {
 			case ds != nil && k == kernel.DMANone && d.Bridge == "":
 				p.Report(m.Ref(), ds.Pos, fmt.Sprintf(
 					"master %s says its driver sets its DMA masks, but %s sets none (kernel %s, %s): it keeps the 32-bit OF default and boardc writes no DMA capabilities for it",
-					m.Key, d.Name, p.Kernel.Series, d.Probe), note)
+					m.Key, d.Name, p.Kernel.Series, d.Probe), note())
 			case ds == nil && setsMasks(k):
 				where := d.Probe.String()
 				if len(d.DMA.Sets) > 0 {
@@ -53,15 +56,15 @@ var DriverSets = &Check{
 				}
 				p.Report(m.Ref(), m.Pos, fmt.Sprintf(
 					"master %s has no driverSets, but its driver %s sets %s (kernel %s, %s): %s",
-					m.Key, d.Name, what, p.Kernel.Series, where, then), append([]diag.Note{note}, setNotes(p.Kernel, d)...)...)
+					m.Key, d.Name, what, p.Kernel.Series, where, then), append([]diag.Note{note()}, setNotes(p.Kernel, d)...)...)
 			case ds != nil && k == kernel.DMAChildren && !ds.Children:
 				p.Report(m.Ref(), ds.Pos, fmt.Sprintf(
 					"master %s's driver %s sets the DMA masks of the devices it creates below its own, not its own (kernel %s, %s): say children: true",
-					m.Key, d.Name, p.Kernel.Series, d.Probe), append([]diag.Note{note}, setNotes(p.Kernel, d)...)...)
+					m.Key, d.Name, p.Kernel.Series, d.Probe), append([]diag.Note{note()}, setNotes(p.Kernel, d)...)...)
 			case ds != nil && ds.Children && k != kernel.DMAChildren:
 				p.Report(m.Ref(), ds.ChildrenPos.Or(ds.Pos), fmt.Sprintf(
 					"master %s says its driver sets the masks of devices below its own (children), but %s sets %s (kernel %s, %s)",
-					m.Key, d.Name, kindText(k), p.Kernel.Series, d.Probe), note)
+					m.Key, d.Name, kindText(k), p.Kernel.Series, d.Probe), note())
 			}
 		}
 	},
