@@ -86,8 +86,9 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 }
 
 // socTemplate returns the SoC package inst's soc validated and lowered,
-// once per Prepare; ok is false when it is in error, which its boards
-// then report.
+// once per Prepare, or once for every Loader sharing l's Templates when
+// the source of its files is known (sharedTemplate); ok is false when it
+// is in error, which its boards then report.
 func (l *Loader) socTemplate(inst *build.Instance, p *positions) *socTemplate {
 	if t, ok := l.socs[inst]; ok {
 		return t
