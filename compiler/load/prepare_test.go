@@ -178,19 +178,9 @@ func TestPrepareChangesNoResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := alone.LoadPartial(p)
-		got, fast := prepared.loadOnSoC(p)
+		want, got, fast := loadBoth(t, names[i], alone, prepared, p)
 		if wantFast := onSoC[names[i]] && !inError[names[i]]; fast != wantFast {
 			t.Errorf("%s: loaded on its prepared SoC: %v, want %v", names[i], fast, wantFast)
-		}
-		if !fast {
-			got = prepared.LoadPartial(p)
-		}
-		if diff := cmp.Diff(diagText(want.Diagnostics), diagText(got.Diagnostics)); diff != "" {
-			t.Errorf("%s: diagnostics (-alone +prepared):\n%s", names[i], diff)
-		}
-		if diff := cmp.Diff(want.Board, got.Board); diff != "" {
-			t.Errorf("%s: board (-alone +prepared):\n%s", names[i], diff)
 		}
 		if !inError[names[i]] && want.Board == nil {
 			t.Errorf("%s does not load:\n%s", names[i], diagText(want.Diagnostics))
@@ -219,6 +209,25 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	if len(prepared.prepared) != 0 {
 		t.Errorf("prepared instances left after loading every board: %v", prepared.prepared)
 	}
+}
+
+// loadBoth loads the board at path with alone, a Loader of its own, and
+// with prepared (on its SoC lowered once where it can), fails the test
+// unless both give the same board and diagnostics, and returns both and
+// whether prepared took its SoC lowered once.
+func loadBoth(t *testing.T, name string, alone, prepared *Loader, path string) (want, got Partial, fast bool) {
+	t.Helper()
+	want = alone.LoadPartial(path)
+	if got, fast = prepared.loadOnSoC(path); !fast {
+		got = prepared.LoadPartial(path)
+	}
+	if diff := cmp.Diff(diagText(want.Diagnostics), diagText(got.Diagnostics)); diff != "" {
+		t.Errorf("%s: diagnostics (-alone +prepared):\n%s", name, diff)
+	}
+	if diff := cmp.Diff(want.Board, got.Board); diff != "" {
+		t.Errorf("%s: board (-alone +prepared):\n%s", name, diff)
+	}
+	return want, got, fast
 }
 
 // diagText is ds as boardc prints them.
@@ -302,17 +311,7 @@ func TestShareTemplates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := alone.LoadPartial(p)
-			got, fast := l.loadOnSoC(p)
-			if !fast {
-				got = l.LoadPartial(p)
-			}
-			if diff := cmp.Diff(diagText(want.Diagnostics), diagText(got.Diagnostics)); diff != "" {
-				t.Errorf("%s: diagnostics (-alone +shared):\n%s", boards[j], diff)
-			}
-			if diff := cmp.Diff(want.Board, got.Board); diff != "" {
-				t.Errorf("%s: board (-alone +shared):\n%s", boards[j], diff)
-			}
+			loadBoth(t, boards[j], alone, l, p)
 		}
 	}
 	if tmpls[0] != tmpls[1] || !tmpls[0].ok {
