@@ -1,6 +1,7 @@
 package load
 
 import (
+	"crypto/sha256"
 	"maps"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ import (
 // exactly those of a board loaded alone. Preparing changes no result; an
 // instance prepared and never asked for is dropped by the next Prepare.
 func (l *Loader) Prepare(paths []string) {
-	l.prepared, l.socs, l.sharableSoCs, l.sums = map[string]*build.Instance{}, nil, nil, nil
+	l.prepared, l.socs, l.sharableSoCs, l.sums = map[string]*build.Instance{}, nil, nil, map[string][sha256.Size]byte{}
 	byRoot := map[string][]string{}
 	var roots []string
 	for _, path := range paths {
@@ -67,11 +68,7 @@ func (l *Loader) Prepare(paths []string) {
 		// neither reads nor parses them again (it parsed each twice, a
 		// tenth of a BSP's CPU).
 		insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), Overlay: c.overlay()})
-		if l.sums == nil {
-			l.sums = c.sums
-		} else {
-			maps.Copy(l.sums, c.sums)
-		}
+		maps.Copy(l.sums, c.sums)
 		if len(insts) != len(args) {
 			continue
 		}
