@@ -279,3 +279,52 @@ func shellcheck(t *testing.T, files []outputs.File, exclude ...string) {
 		t.Errorf("shellcheck: %v\n%s", err, out)
 	}
 }
+
+// shell is a POSIX shell installed here.
+type shell struct {
+	name string
+	argv []string // the shell and its arguments before a script
+	// applets, for busybox, is a directory of links to it named as the
+	// utilities the scripts run, so its own are found first.
+	applets string
+}
+
+// command returns the command running script with args under sh.
+func (sh shell) command(t *testing.T, script string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(sh.argv[0], append(append(sh.argv[1:len(sh.argv):len(sh.argv)], script), args...)...)
+	cmd.Env = os.Environ()
+	if sh.applets != "" {
+		cmd.Env = append(cmd.Env, "PATH="+sh.applets+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
+	return cmd
+}
+
+// posixShells returns every POSIX shell installed here of dash, bash in
+// POSIX mode, busybox ash, mksh and posh, and skips the test when there
+// is none. Under busybox the utilities are busybox's too (awk, tr, cat,
+// ...), as on OpenWrt or Buildroot.
+func posixShells(t *testing.T) []shell {
+	t.Helper()
+	var out []shell
+	for _, argv := range [][]string{{"dash"}, {"bash", "--posix"}, {"busybox", "sh"}, {"mksh"}, {"posh"}} {
+		path, err := exec.LookPath(argv[0])
+		if err != nil {
+			continue
+		}
+		sh := shell{name: argv[0], argv: append([]string{path}, argv[1:]...)}
+		if argv[0] == "busybox" {
+			sh.applets = t.TempDir()
+			for _, applet := range []string{"awk", "cat", "mkdir", "rm", "rmdir", "tr"} {
+				if err := os.Symlink(path, filepath.Join(sh.applets, applet)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		out = append(out, sh)
+	}
+	if len(out) == 0 {
+		t.Skip("no POSIX shell found")
+	}
+	return out
+}

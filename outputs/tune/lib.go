@@ -15,9 +15,9 @@ import (
 // reader and shellcheck see as they are:
 //
 //   - lib/*.sh, the fixed part of tune.sh, after the board's actions, in
-//     parts read in name order: the command line, finding and comparing
-//     values, applying them, finding interfaces, and revert with the main
-//     flow. It must stay POSIX sh (dash, busybox ash) and
+//     parts read in name order: the command line, comparing CPU lists and
+//     masks, finding values, applying them, finding interfaces, and revert
+//     with the main flow. It must stay POSIX sh (dash, busybox ash) and
 //     shellcheck-clean. It calls the board's part (actions,
 //     board_matches) and reads its variables (board, pins_irqs,
 //     policy_script, isolated_cpus), so shellcheck checks it inside each generated
@@ -26,9 +26,9 @@ import (
 //     part takes one as '@NAME.awk@', a single-quoted word the program
 //     replaces (awkProgram), so a program holds no single quote. Both
 //     outputs read /proc/interrupts with the one parser
-//     awk/irq-actions.awk: with -v find=numbers, the numbers of the IRQs
-//     one of whose action names is ENVIRON["BOARDC_IRQ"]; with -v
-//     find=names, the action names of the IRQ numbered so. The target
+//     awk/irq-actions.awk: with -v find=all, a line "NAME N" for each
+//     action name NAME of each IRQ N; with -v find=names, the action
+//     names of the IRQ numbered ENVIRON["BOARDC_IRQ"]. The target
 //     checks (scripts/target/checks.sh) keep a parser of their own, an
 //     independent oracle of both.
 //   - body/*.sh, the bodies of the init, hotplug and policy scripts after

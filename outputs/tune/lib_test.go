@@ -32,13 +32,7 @@ func TestScriptLibrary(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
-	lib := awkRef.ReplaceAllStringFunc(strings.Join(texts, "\n"), func(ref string) string {
-		b, err := os.ReadFile(filepath.Join("awk", awkRef.FindStringSubmatch(ref)[1]+".awk"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return "'" + strings.TrimSuffix(string(b), "\n") + "'"
-	})
+	lib := withAwk(t, strings.Join(texts, "\n"))
 	if strings.Contains(lib, ".awk@") {
 		t.Fatalf("the library takes an awk program other than as '@NAME.awk@'")
 	}
@@ -67,16 +61,31 @@ func TestScriptLibrary(t *testing.T) {
 	t.Fatalf("no %s", tune.ScriptFile)
 }
 
+// withAwk returns text with each '@NAME.awk@' replaced by awk/NAME.awk as
+// one single-quoted shell word.
+func withAwk(t *testing.T, text string) string {
+	t.Helper()
+	return awkRef.ReplaceAllStringFunc(text, func(ref string) string {
+		return "'" + awkText(t, awkRef.FindStringSubmatch(ref)[1]) + "'"
+	})
+}
+
+// awkText returns the program awk/NAME.awk without its final newline.
+func awkText(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("awk", name+".awk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(string(b), "\n")
+}
+
 // TestOneInterruptsParser: tune.sh and the irqbalance policy script read
 // /proc/interrupts with the same program, awk/irq-actions.awk, so the
 // script bans exactly the IRQs tune.sh finds by name.
 func TestOneInterruptsParser(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("awk", "irq-actions.awk"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog := "'" + strings.TrimSuffix(string(b), "\n") + "'"
-	if want := "BOARDC_IRQ=$1 awk -v find=numbers " + prog; !strings.Contains(tune.Library(), want) {
+	prog := "'" + awkText(t, "irq-actions") + "'"
+	if want := "awk -v find=all " + prog; !strings.Contains(tune.Library(), want) {
 		t.Errorf("tune.sh's library does not find IRQs with awk/irq-actions.awk")
 	}
 	if want := "BOARDC_IRQ=$irq awk -v find=names " + prog; !strings.Contains(tune.PolicyScript(testBoard()), want) {

@@ -1,17 +1,52 @@
-# same KIND WANT HAVE succeeds when HAVE, read back from the kernel, is
-# WANT. Both are compared normalized by KIND: for list, as CPU lists in
-# canonical form ("0,1" and "0-1" are equal); for mask, as hex masks
-# without commas or leading zeros; for text, with blanks collapsed.
-same() {
-	BOARDC_WANT=$2 BOARDC_HAVE=$3 awk -v kind="$1" '@same.awk@'
+# value FILE sets got to the contents of FILE without its final
+# newlines, as $(cat FILE) would; it fails when FILE cannot be read. A
+# one-line file, as a value in /sys or /proc/irq is, is read by the
+# shell's read, without starting a process. The shell's read takes a
+# byte at a time, which a seq_file serves (sysfs attributes, /proc/irq);
+# /proc/sys is read with cat, since a numeric sysctl answers a read past
+# its first byte with end of file (kernel/sysctl.c
+# __do_proc_dointvec(): "*ppos && !write").
+value() {
+	got=
+	got_more=
+	case $1 in
+	"$ROOT"/proc/sys/*)
+		got=$(cat -- "$1") || return 1
+		return 0
+		;;
+	esac
+	[ -r "$1" ] || return 1
+	{ IFS= read -r got && IFS= read -r got_more; } 2>/dev/null <"$1" && got_more=1
+	if [ -n "$got_more" ]; then
+		got=$(cat -- "$1") || return 1
+	fi
+	return 0
 }
 
-# irq_numbers NAME FILE prints the number of every IRQ in FILE (the root's
-# /proc/interrupts) one of whose action names is NAME. Action names end a
-# line; a shared IRQ lists several, separated by ", ". The policy script
-# reads the file with the same program, to find the names of an IRQ.
+# irqs_read sets irq_table to the IRQs of /proc/interrupts below the
+# root, one line "NAME N" for each action name NAME of IRQ N, in the
+# file's order (ascending N), and irq_phase to the phase, or fails. Action
+# names end a line; a shared IRQ lists several, separated by ", ". The
+# policy script reads the file with the same program, to find the names
+# of an IRQ. find_irqs reads the file once a phase, and again after a
+# channel change, which gives a driver new IRQs.
+irqs_read() {
+	irq_table=$nl$(awk -v find=all '@irq-actions.awk@' "$ROOT/proc/interrupts")$nl || return 1
+	irq_phase=$phase
+}
+
+# irq_numbers NAME sets irqs to the numbers of the IRQs of irq_table one
+# of whose action names is NAME, blank-separated, in ascending order.
 irq_numbers() {
-	BOARDC_IRQ=$1 awk -v find=numbers '@irq-actions.awk@' "$2"
+	irqs=
+	irq_rest=$irq_table
+	while :; do
+		case $irq_rest in
+		*"$nl$1 "*) irq_rest=${irq_rest#*"$nl$1 "} ;;
+		*) return 0 ;;
+		esac
+		irqs=$irqs${irqs:+ }${irq_rest%%"$nl"*}
+	done
 }
 
 # check_board refuses, with status 3, to tune a system whose root
@@ -101,11 +136,14 @@ save() {
 # share a name, and IRQ numbers are not stable across boots or driver
 # loads.
 find_irqs() {
-	f=$ROOT/proc/interrupts
-	[ -r "$f" ] || die 5 "cannot read $f"
-	irqs=$(irq_numbers "$1" "$f") || die 5 "cannot read $f"
+	if [ "$irq_phase" != "$phase" ]; then
+		f=$ROOT/proc/interrupts
+		[ -r "$f" ] || die 5 "cannot read $f"
+		irqs_read || die 5 "cannot read $f"
+	fi
+	irq_numbers "$1"
 	if [ -z "$irqs" ]; then
-		missing_item "no IRQ named '$1' in $f, skipped ($2)"
+		missing_item "no IRQ named '$1' in $ROOT/proc/interrupts, skipped ($2)"
 		return 1
 	fi
 }
@@ -116,12 +154,6 @@ missing_item() {
 	[ "$phase" = check ] || return 0
 	warn "$1"
 	missing=$((missing + 1))
-}
-
-# cpu_at LIST K prints the CPU at index K of the comma-separated LIST,
-# starting over at its first CPU past its end.
-cpu_at() {
-	printf '%s\n' "$1" | awk -F, -v k="$2" '@cpu-at.awk@'
 }
 
 # irq_selected MASTERS succeeds when the IRQ action of the masters

@@ -10,7 +10,10 @@ pin_irq() {
 	k=0
 	for n in $irqs; do
 		want=$2
-		[ "$3" = one ] && want=$(cpu_at "$2" "$k")
+		if [ "$3" = one ]; then
+			cpu_at "$2" "$k"
+			want=$cpu
+		fi
 		k=$((k + 1))
 		if ! cpus_online "$want"; then
 			missing_item "IRQ $n $1: CPU $want is not online ($online), left where it is ($5)"
@@ -28,7 +31,8 @@ pin_irq() {
 # for its default one (kernel/irq/proc.c write_irq_affinity():
 # irq_select_affinity_usr()), so such a pin is not written. Sets online.
 cpus_online() {
-	online=$(cat -- "$ROOT/sys/devices/system/cpu/online" 2>/dev/null) || return 0
+	value "$ROOT/sys/devices/system/cpu/online" || return 0
+	online=$got
 	[ -n "$online" ] || return 0
 	same within "$online" "$1"
 }
@@ -46,14 +50,16 @@ follow_irq() {
 	find_irqs "$1" "$5" || return 0
 	k=0
 	for n in $irqs; do
-		expect=$(cpu_at "$2" "$k")
+		cpu_at "$2" "$k"
+		expect=$cpu
 		k=$((k + 1))
 		if [ "$phase" = check ]; then
 			act irq list "/proc/irq/$n/smp_affinity_list" "$expect" "IRQ $n $1, $5"
 			continue
 		fi
-		hint=$(cat -- "$ROOT/proc/irq/$n/affinity_hint" 2>/dev/null) || hint=
-		hint=$(mask_list "$hint")
+		value "$ROOT/proc/irq/$n/affinity_hint" || got=
+		mask_list "$got"
+		hint=$cpus
 		if [ -z "$hint" ]; then
 			warn "IRQ $n $1 has no affinity hint from its driver, left where it is ($5)"
 			continue
@@ -80,13 +86,6 @@ follow_irq() {
 	done
 }
 
-# mask_list MASK prints the CPU list of a hex CPU mask as the kernel prints
-# one, ranges joined ("00000000,00000008" is "3", "f" is "0-3"), nothing
-# for an empty or zero mask.
-mask_list() {
-	awk -v m="$1" '@mask-list.awk@'
-}
-
 # effective N CPULIST: on --verify, an IRQ whose effective affinity (where
 # the interrupt controller really delivers it, where the kernel has
 # /proc/irq/N/effective_affinity_list) is not within CPULIST drifted.
@@ -94,7 +93,8 @@ effective() {
 	[ "$phase" = run ] && [ "$mode" = verify ] || return 0
 	f=$ROOT/proc/irq/$1/effective_affinity_list
 	[ -r "$f" ] || return 0
-	eff=$(cat -- "$f") || return 0
+	value "$f" || return 0
+	eff=$got
 	[ -n "$eff" ] || return 0
 	if ! same within "$2" "$eff"; then
 		say "drift: /proc/irq/$1/effective_affinity_list is $eff, want within $2 ($3)"
@@ -133,7 +133,8 @@ act() {
 		return 0
 	fi
 	[ "$phase" = check ] && return 0
-	have=$(cat -- "$f") || die 5 "cannot read $f ($5)"
+	value "$f" || die 5 "cannot read $f ($5)"
+	have=$got
 	case $mode in
 	dry-run)
 		if same "$2" "$4" "$have"; then
@@ -168,7 +169,8 @@ act() {
 			missing=$((missing + 1))
 			return 0
 		fi
-		now=$(cat -- "$f") || die 5 "cannot read $f ($5)"
+		value "$f" || die 5 "cannot read $f ($5)"
+		now=$got
 		if ! same "$2" "$4" "$now"; then
 			[ "$1" = irq ] || die 5 "$f reads back $now after writing $4 ($5)"
 			# The kernel took the write but placed the IRQ elsewhere:
@@ -223,6 +225,9 @@ channels() {
 		save "channels $net_dev" "$now"
 		# shellcheck disable=SC2086 # "combined N" or "rx N tx M", split on purpose
 		ethtool -L "$net_dev" $want || die 5 "ethtool -L $net_dev $want failed ($3)"
+		# The driver has new IRQs for the new queues: find_irqs reads
+		# /proc/interrupts again.
+		irq_phase=
 		say "set the channels of $net_dev to $want, was ${now:-none} ($3)"
 		changed=$((changed + 1))
 		;;

@@ -79,16 +79,22 @@ select_interface() {
 
 # netdev_by_node NODE ALIAS prints the netdevs whose nearest of_node is
 # NODE or below it (or the node ALIAS names in the running tree),
-# blank-separated.
+# blank-separated. It runs in a command substitution's subshell, so it
+# follows each link with cd -P there, without a subshell of its own.
 netdev_by_node() {
 	want=$1
 	if [ -n "$2" ] && [ -r "$ROOT/proc/device-tree/aliases/$2" ]; then
 		a=$(tr -d '\000' <"$ROOT/proc/device-tree/aliases/$2")
 		[ -n "$a" ] && want=$a
 	fi
+	net=$ROOT/sys/class/net
+	case $net in
+	/*) ;;
+	*) net=$PWD/$net ;;
+	esac
 	found=
-	for d in "$ROOT"/sys/class/net/* "$ROOT"/sys/class/net/.[!.]* "$ROOT"/sys/class/net/..?*; do
-		on=$(nearest_of_node "$d") || continue
+	for d in "$net"/* "$net"/.[!.]* "$net"/..?*; do
+		nearest_of_node "$d" || continue
 		case $on in
 		"$want" | "$want"/*) found="$found${found:+ }${d##*/}" ;;
 		esac
@@ -96,15 +102,17 @@ netdev_by_node() {
 	printf '%s' "$found"
 }
 
-# nearest_of_node DIR prints the device-tree path of the of_node of the
-# netdev DIR, or else of the nearest device above it that has one.
+# nearest_of_node DIR sets on to the device-tree path of the of_node of the
+# netdev DIR (an absolute path), or else of the nearest device above it
+# that has one. It changes the working directory.
 nearest_of_node() {
-	p=$(cd -P -- "$1" 2>/dev/null && pwd -P) || return 1
+	cd -P -- "$1" 2>/dev/null || return 1
+	p=$PWD
 	while :; do
 		if [ -e "$p/of_node" ]; then
-			on=$(cd -P -- "$p/of_node" 2>/dev/null && pwd -P) || return 1
-			on=${on#*/devicetree/base}
-			printf '%s\n' "${on:-/}"
+			cd -P -- "$p/of_node" 2>/dev/null || return 1
+			on=${PWD#*/devicetree/base}
+			: "${on:=/}"
 			return 0
 		fi
 		p=${p%/*}
@@ -116,12 +124,18 @@ nearest_of_node() {
 }
 
 # netdev_by_dpni N prints the netdevs whose device is the DPAA2 object
-# dpni.N.
+# dpni.N. It runs in a command substitution's subshell, as netdev_by_node
+# does.
 netdev_by_dpni() {
+	net=$ROOT/sys/class/net
+	case $net in
+	/*) ;;
+	*) net=$PWD/$net ;;
+	esac
 	found=
-	for d in "$ROOT"/sys/class/net/* "$ROOT"/sys/class/net/.[!.]* "$ROOT"/sys/class/net/..?*; do
-		p=$(cd -P -- "$d/device" 2>/dev/null && pwd -P) || continue
-		[ "${p##*/}" = "dpni.$1" ] && found="$found${found:+ }${d##*/}"
+	for d in "$net"/* "$net"/.[!.]* "$net"/..?*; do
+		cd -P -- "$d/device" 2>/dev/null || continue
+		[ "${PWD##*/}" = "dpni.$1" ] && found="$found${found:+ }${d##*/}"
 	done
 	printf '%s' "$found"
 }

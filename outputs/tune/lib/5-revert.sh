@@ -1,6 +1,10 @@
 # irq_owned N NAME succeeds when IRQ N still has the action name NAME.
 irq_owned() {
-	for m in $(irq_numbers "$2" "$ROOT/proc/interrupts" 2>/dev/null); do
+	if [ "$irq_phase" != "$phase" ]; then
+		[ -r "$ROOT/proc/interrupts" ] && irqs_read 2>/dev/null || return 1
+	fi
+	irq_numbers "$2"
+	for m in $irqs; do
 		[ "$m" = "$1" ] && return 0
 	done
 	return 1
@@ -106,6 +110,8 @@ net_dev=
 statekey=
 readonly_act=0
 chan_pending=
+irq_phase=
+irq_table=
 if_descs=
 if_masters=
 dev_descs=

@@ -20,17 +20,19 @@ names=$(BOARDC_IRQ=$irq awk -v find=names '$1 ~ /^[0-9]+:$/ {
 	sub(/:$/, "", n)
 	if (find == "names" && n != ENVIRON["BOARDC_IRQ"])
 		next
+	split("", seen)
 	for (i = NF; i > 1; i--) {
 		a = $i
 		if (i < NF && a !~ /,$/)
 			break
 		sub(/,$/, "", a)
+		if (a in seen)
+			continue
+		seen[a] = 1
 		if (find == "names")
 			print a
-		else if (a == ENVIRON["BOARDC_IRQ"]) {
-			print n
-			break
-		}
+		else
+			print a " " n
 	}
 }' "${BOARDC_ROOT-}/proc/interrupts") || exit 1
 while IFS= read -r name; do

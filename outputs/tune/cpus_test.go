@@ -1,0 +1,253 @@
+package tune_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestShellIsAwk: same and mask_list (lib/2-cpus.sh) work in the shell on
+// the forms the kernel prints and boardc writes, and hand the rest to
+// their awk programs, which define them. On random CPU lists, masks and
+// texts, in every POSIX shell here, each answers as its program does;
+// cpu_at answers as its definition (the CPU at index K mod the list's
+// length). Most cases must take the shell's path, and some must fall
+// back, or the comparison would prove little.
+func TestShellIsAwk(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	const n = 700
+	var cases []shellCase
+	for range n {
+		cases = append(cases, randomCase(r))
+	}
+	var input strings.Builder
+	for _, c := range cases {
+		fmt.Fprintf(&input, "%s\n%s\n%s\n", c.op, c.a, c.b)
+	}
+	lib, err := os.ReadFile(filepath.Join("lib", "2-cpus.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The reference runs awk by its path: only the library's own calls
+	// go through the logging awk ahead of it in PATH.
+	driver := withAwk(t, string(lib)) + `
+same_ref() { BOARDC_WANT=$2 BOARDC_HAVE=$3 "$REAL_AWK" -v kind="$1" '` + awkText(t, "same") + `'; }
+while IFS= read -r op && IFS= read -r a && IFS= read -r b; do
+	case $op in
+	mask_list)
+		mask_list "$a"
+		printf '%s|%s\n' "$cpus" "$("$REAL_AWK" -v m="$a" '` + awkText(t, "mask-list") + `')"
+		;;
+	cpu_at)
+		cpu_at "$a" "$b"
+		printf '%s|\n' "$cpu"
+		;;
+	*)
+		if same "$op" "$a" "$b"; then got=0; else got=1; fi
+		if same_ref "$op" "$a" "$b"; then want=0; else want=1; fi
+		printf '%s|%s\n' "$got" "$want"
+		;;
+	esac
+done
+`
+	dir := t.TempDir()
+	script := filepath.Join(dir, "driver.sh")
+	if err := os.WriteFile(script, []byte(driver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range posixShells(t) {
+		t.Run(sh.name, func(t *testing.T) {
+			realAwk, err := exec.LookPath("awk")
+			if sh.applets != "" {
+				realAwk, err = filepath.Join(sh.applets, "awk"), nil
+			}
+			if err != nil {
+				t.Skipf("outputs/tune: no awk: %v", err)
+			}
+			bin := t.TempDir()
+			log := filepath.Join(bin, "calls")
+			wrapper := fmt.Sprintf("#!/bin/sh\necho >>%q\nexec %q \"$@\"\n", log, realAwk)
+			if err := os.WriteFile(filepath.Join(bin, "awk"), []byte(wrapper), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := sh.command(t, script)
+			cmd.Env = append(cmd.Env, "REAL_AWK="+realAwk, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			cmd.Stdin = strings.NewReader(input.String())
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+			if len(lines) != len(cases) {
+				t.Fatalf("%d answers to %d cases:\n%s", len(lines), len(cases), out)
+			}
+			bad := 0
+			for i, c := range cases {
+				got, want, _ := strings.Cut(lines[i], "|")
+				if c.op == "cpu_at" {
+					want = c.want
+				}
+				if got != want && bad < 10 {
+					t.Errorf("%s %q %q: the shell says %q, awk %q", c.op, c.a, c.b, got, want)
+					bad++
+				}
+			}
+			calls, _ := os.ReadFile(log)
+			fallbacks := strings.Count(string(calls), "\n")
+			t.Logf("%d cases, %d handed to awk", len(cases), fallbacks)
+			if fallbacks == 0 || fallbacks > len(cases)/5 {
+				t.Errorf("%d of %d cases were handed to awk, want some but at most a fifth", fallbacks, len(cases))
+			}
+		})
+	}
+}
+
+// shellCase is one call: same OP A B, mask_list A or cpu_at A B (want
+// is its answer).
+type shellCase struct{ op, a, b, want string }
+
+// randomCase returns a case of each operation in turn at random, with
+// values that are often equal in another form and sometimes malformed.
+func randomCase(r *rand.Rand) shellCase {
+	set := randomSet(r)
+	other := set
+	if r.IntN(3) == 0 {
+		other = slices.Clone(set)
+		c := r.IntN(72)
+		if i, found := slices.BinarySearch(other, c); found {
+			other = slices.Delete(other, i, i+1)
+		} else {
+			other = slices.Insert(other, i, c)
+		}
+	}
+	switch r.IntN(6) {
+	case 0:
+		return shellCase{op: "list", a: listForm(r, set), b: listForm(r, other)}
+	case 1:
+		sub := []int{}
+		for _, c := range other {
+			if r.IntN(3) > 0 {
+				sub = append(sub, c)
+			}
+		}
+		return shellCase{op: "within", a: listForm(r, set), b: listForm(r, sub)}
+	case 2:
+		return shellCase{op: "mask", a: maskForm(r, set), b: maskForm(r, other)}
+	case 3:
+		return shellCase{op: "mask_list", a: maskForm(r, set)}
+	case 4:
+		words := strings.Fields("20000 60000 4096 net eth0 a-b")
+		w := words[:1+r.IntN(len(words))]
+		v := w
+		if r.IntN(3) == 0 {
+			v = slices.Clone(w)
+			v[r.IntN(len(v))] = "x"
+		}
+		return shellCase{op: "text", a: textForm(r, w), b: textForm(r, v)}
+	}
+	cpus := make([]string, 1+r.IntN(5))
+	for i := range cpus {
+		cpus[i] = strconv.Itoa(r.IntN(64))
+	}
+	k := r.IntN(12)
+	return shellCase{op: "cpu_at", a: strings.Join(cpus, ","), b: strconv.Itoa(k), want: cpus[k%len(cpus)]}
+}
+
+// randomSet returns a sorted set of CPUs below 72, often in runs.
+func randomSet(r *rand.Rand) []int {
+	var set []int
+	for c := 0; c < 72; c++ {
+		if r.IntN(4) == 0 {
+			run := 1 + r.IntN(6)
+			for ; run > 0 && c < 72; run-- {
+				set = append(set, c)
+				c++
+			}
+		}
+	}
+	return set
+}
+
+// listForm writes set as a CPU list: canonical, or in parts out of order,
+// split and overlapping; one in twelve is malformed.
+func listForm(r *rand.Rand, set []int) string {
+	var parts []string
+	for i := 0; i < len(set); {
+		j := i
+		for j+1 < len(set) && set[j+1] == set[j]+1 && r.IntN(5) > 0 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, strconv.Itoa(set[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", set[i], set[j]))
+		}
+		if r.IntN(8) == 0 {
+			parts = append(parts, strconv.Itoa(set[i])) // overlapping
+		}
+		i = j + 1
+	}
+	if r.IntN(2) == 0 {
+		r.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+	}
+	s := strings.Join(parts, ",")
+	if r.IntN(12) == 0 {
+		bad := []string{"0" + s, " " + s, s + ",", "5-3", s + ",,7", "x", "1-2-3", "1234567", ""}
+		s = bad[r.IntN(len(bad))]
+	}
+	return s
+}
+
+// maskForm writes set as a hex mask: bare, or zero-padded in the kernel's
+// comma-separated 32-bit groups; one in twelve has uppercase or blanks.
+func maskForm(r *rand.Rand, set []int) string {
+	words := make([]uint32, 3)
+	for _, c := range set {
+		words[c/32] |= 1 << (c % 32)
+	}
+	var s string
+	if r.IntN(2) == 0 {
+		s = fmt.Sprintf("%x%08x%08x", words[2], words[1], words[0])
+		s = strings.TrimLeft(s, "0")
+		if s == "" || r.IntN(4) == 0 {
+			s = "0" + s
+		}
+	} else {
+		s = fmt.Sprintf("%02x,%08x,%08x", words[2]&0xff, words[1], words[0])
+	}
+	switch r.IntN(24) {
+	case 0:
+		s = strings.ToUpper(s)
+	case 1:
+		s = " " + s
+	case 2:
+		s = ""
+	}
+	return s
+}
+
+// textForm joins words with runs of blanks, sometimes at either end.
+func textForm(r *rand.Rand, words []string) string {
+	blanks := []string{" ", "  ", "\t", " \t "}
+	var b strings.Builder
+	if r.IntN(4) == 0 {
+		b.WriteString(blanks[r.IntN(len(blanks))])
+	}
+	for i, w := range words {
+		if i > 0 {
+			b.WriteString(blanks[r.IntN(len(blanks))])
+		}
+		b.WriteString(w)
+	}
+	if r.IntN(4) == 0 {
+		b.WriteString(blanks[r.IntN(len(blanks))])
+	}
+	return b.String()
+}
