@@ -55,13 +55,21 @@ states() {
 		awk '{ printf "%s%s %s/%s", sep, $1, $3, $4; sep = ", " }'
 }
 
-# wait_for SECONDS COMMAND... retries COMMAND once a second.
+# uptime_s prints the seconds since boot, whole.
+uptime_s() {
+	read -r up _ </proc/uptime
+	echo "${up%.*}"
+}
+
+# wait_for SECONDS COMMAND... retries COMMAND once a second until
+# SECONDS have passed since the first try. A deadline, not a count of
+# tries: a check's own commands (systemctl show under TCG) take a second
+# or more, and the control, whose checks fail, would wait twice as long.
 wait_for() {
-	n=$1
+	end=$(($(uptime_s) + $1))
 	shift
 	while ! "$@"; do
-		[ "$n" -gt 0 ] || return 1
-		n=$((n - 1))
+		[ "$(uptime_s)" -lt "$end" ] || return 1
 		sleep 1
 	done
 }
