@@ -49,7 +49,7 @@ text_norm() {
 	# shellcheck disable=SC2086 # split on blanks, on purpose
 	set -- $1
 	set +f
-	cs_out=$*
+	cs_out="$*"
 }
 
 # mask_norm MASK sets cs_out to the hex MASK without commas and leading
