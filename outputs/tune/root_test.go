@@ -4,6 +4,7 @@ import (
 	"boardc.dev/boardc/compiler/ir"
 	"boardc.dev/boardc/outputs/tune"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -503,5 +504,39 @@ func TestRootDriverXPS(t *testing.T) {
 	}
 	if r := runSh(t, c.work, nil, script, "--root", c.root, "--revert"); r.code != 0 || strings.Contains(r.stdout, "xps_cpus") {
 		t.Errorf("revert touched XPS: %v", r)
+	}
+}
+
+// TestRootValueLines: tune.sh reads a one-line value with the shell's
+// read, whether or not it ends in a newline, and a value of two lines
+// whole, which apply refuses to save (status 5), in every shell here.
+func TestRootValueLines(t *testing.T) {
+	t.Parallel()
+	for _, sh := range posixShells(t) {
+		t.Run(sh.name, func(t *testing.T) {
+			c := newRootCase(t)
+			rx0 := "sys/class/net/eth0/queues/rx-0/rps_cpus"
+			makeTree(t, c.root, map[string]string{rx0: "00,00000003"})
+			run := func(args ...string) (string, int) {
+				cmd := sh.command(t, c.tune, append([]string{"--root", c.root, "--only", "net"}, args...)...)
+				cmd.Dir = c.work
+				out, err := cmd.CombinedOutput()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				return string(out), code
+			}
+			// rx-0's mask, 0-1, is in place without a final newline.
+			if out, code := run("--dry-run"); code != 0 || !strings.Contains(out, "keep /sys/class/net/eth0/queues/rx-0/rps_cpus = 00,00000003 (test/board.cue:20)") {
+				t.Errorf("a value without a final newline: exit %d\n%s", code, out)
+			}
+			makeTree(t, c.root, map[string]string{rx0: "00,00000003\nmore\n"})
+			if out, code := run(); code != tune.ExitFailed || !strings.Contains(out, "tune.sh: cannot save the multi-line value of /sys/class/net/eth0/queues/rx-0/rps_cpus\n") {
+				t.Errorf("a value of two lines: exit %d\n%s", code, out)
+			}
+		})
 	}
 }
