@@ -251,3 +251,86 @@ func textForm(r *rand.Rand, words []string) string {
 	}
 	return b.String()
 }
+
+// TestIRQLookup: irqs_read and irq_numbers (lib/2-find.sh) find the IRQs
+// of an action name in /proc/interrupts as its reader in Go does
+// (irqsNamed): names that differ only in a character the variable names
+// encode (".", "_", "-", ":", "@"), one a prefix of another, a shared
+// line, a name twice on one line and names of other characters.
+func TestIRQLookup(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"  3:  1  2  GICv3  30 Level     a.b\n",
+		"  4:  1  2  GICv3  31 Level     a_b\n",
+		"  5:  1  2  GICv3  32 Level     a-b, a:b\n",
+		"  6:  1  2  GICv3  33 Level     a@b, a.b\n",
+		"  7:  1  2  GICv3  34 Level     dpio.3\n",
+		"  8:  1  2  GICv3  35 Level     dpio.30\n",
+		"  9:  1  2  GICv3  36 Level     dpio.3, dpio.3\n",
+		" 10:  1  2  GICv3  37 Level     caf\u00e9\n",
+		" 11:  1  2  GICv3  38 Level     a$b\n",
+		" 12:  1  2  GICv3  39 Level     kvm guest vtimer\n",
+		"IPI0:  1  2  Rescheduling interrupts\n",
+	}
+	names := []string{"a.b", "a_b", "a-b", "a:b", "a@b", "a_2eb", "dpio.3", "dpio.30", "dpio", "caf", "a", "vtimer", "kvm", "x"}
+	root := t.TempDir()
+	makeTree(t, root, map[string]string{"proc/interrupts": "     CPU0 CPU1\n" + strings.Join(lines, "")})
+	lib, err := os.ReadFile(filepath.Join("lib", "2-find.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	driver := withAwk(t, string(lib)) + `
+nl='
+'
+phase=check
+irq_gen=0
+irqs_read || exit 9
+for name; do
+	irq_numbers "$name"
+	printf '%s|%s\n' "$name" "$irqs"
+done
+`
+	script := filepath.Join(t.TempDir(), "driver.sh")
+	if err := os.WriteFile(script, []byte(driver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&want, "%s|%s\n", n, strings.Join(irqsNamed(lines, n), " "))
+	}
+	for _, sh := range posixShells(t) {
+		t.Run(sh.name, func(t *testing.T) {
+			cmd := sh.command(t, script, names...)
+			cmd.Env = append(cmd.Env, "ROOT="+root)
+			out, err := cmd.CombinedOutput()
+			if err != nil || string(out) != want.String() {
+				t.Errorf("%v\n%s\nwant:\n%s", err, out, want.String())
+			}
+		})
+	}
+}
+
+// irqsNamed returns the numbers of the lines of /proc/interrupts one of
+// whose action names is name: the last field, and the fields before it
+// that end in ",", each without its ",".
+func irqsNamed(lines []string, name string) []string {
+	var out []string
+	for _, l := range lines {
+		f := strings.Fields(l)
+		n, ok := strings.CutSuffix(f[0], ":")
+		if !ok || strings.Trim(n, "0123456789") != "" {
+			continue
+		}
+		for i := len(f) - 1; i > 0; i-- {
+			a, comma := strings.CutSuffix(f[i], ",")
+			if i < len(f)-1 && !comma {
+				break
+			}
+			if a == name {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -26,9 +26,10 @@ import (
 //     part takes one as '@NAME.awk@', a single-quoted word the program
 //     replaces (awkProgram), so a program holds no single quote. Both
 //     outputs read /proc/interrupts with the one parser
-//     awk/irq-actions.awk: with -v find=all, a line "NAME N" for each
-//     action name NAME of each IRQ N; with -v find=names, the action
-//     names of the IRQ numbered ENVIRON["BOARDC_IRQ"]. The target
+//     awk/irq-actions.awk: with -v find=vars, a shell assignment for
+//     each action name, of the numbers of the IRQs that have it; with
+//     -v find=names, the action names of the IRQ numbered
+//     ENVIRON["BOARDC_IRQ"]. The target
 //     checks (scripts/target/checks.sh) keep a parser of their own, an
 //     independent oracle of both.
 //   - body/*.sh, the bodies of the init, hotplug and policy scripts after

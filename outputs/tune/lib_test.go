@@ -85,7 +85,7 @@ func awkText(t *testing.T, name string) string {
 // script bans exactly the IRQs tune.sh finds by name.
 func TestOneInterruptsParser(t *testing.T) {
 	prog := "'" + awkText(t, "irq-actions") + "'"
-	if want := "awk -v find=all " + prog; !strings.Contains(tune.Library(), want) {
+	if want := "awk -v find=vars -v prefix=\"irq${irq_gen}_\" " + prog; !strings.Contains(tune.Library(), want) {
 		t.Errorf("tune.sh's library does not find IRQs with awk/irq-actions.awk")
 	}
 	if want := "BOARDC_IRQ=$irq awk -v find=names " + prog; !strings.Contains(tune.PolicyScript(testBoard()), want) {

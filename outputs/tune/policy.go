@@ -31,7 +31,7 @@ func policyScript(b *ir.Board) outputs.File {
 	c.Line("in turn, with the IRQ's sysfs device path and its number.")
 	// body/policy.sh reads the IRQ's action names with
 	// awk/irq-actions.awk (find=names): tune.sh finds the IRQs it places
-	// with the same program (find=all), so the script bans what
+	// with the same program (find=vars), so the script bans what
 	// tune.sh places, as tune.sh reads /proc/interrupts.
 	writeBody(p, "policy.sh", map[string]func(){"\t@pins@": func() { policyArms(p, b) }})
 	return p.File(PolicyFile)

@@ -23,30 +23,50 @@ value() {
 	return 0
 }
 
-# irqs_read sets irq_table to the IRQs of /proc/interrupts below the
-# root, one line "NAME N" for each action name NAME of IRQ N, in the
-# file's order (ascending N), and irq_phase to the phase, or fails. Action
-# names end a line; a shared IRQ lists several, separated by ", ". The
-# policy script reads the file with the same program, to find the names
-# of an IRQ. find_irqs reads the file once a phase, and again after a
-# channel change, which gives a driver new IRQs.
+# irqs_read reads the IRQs of /proc/interrupts below the root into shell
+# variables, one for each action name, holding the numbers of the IRQs
+# that have it in the file's order (ascending): the variable named
+# irqG_KEY, G counting the reads, KEY the name as irq_key gives it. It
+# sets irq_phase to the phase, or fails. Action names end a line; a
+# shared IRQ lists several, separated by ", ". The policy script reads
+# the file with the same program, to find the names of an IRQ. find_irqs
+# reads the file once a phase, and again after a channel change, which
+# gives a driver new IRQs; a lookup is then one variable, whatever the
+# number of IRQs.
 irqs_read() {
-	irq_table=$nl$(awk -v find=all '@irq-actions.awk@' "$ROOT/proc/interrupts")$nl || return 1
+	irq_gen=$((irq_gen + 1))
+	irq_vars=$(awk -v find=vars -v prefix="irq${irq_gen}_" '@irq-actions.awk@' "$ROOT/proc/interrupts") || return 1
+	eval "$irq_vars"
 	irq_phase=$phase
 }
 
-# irq_numbers NAME sets irqs to the numbers of the IRQs of irq_table one
-# of whose action names is NAME, blank-separated, in ascending order.
-irq_numbers() {
-	irqs=
-	irq_rest=$irq_table
-	while :; do
-		case $irq_rest in
-		*"$nl$1 "*) irq_rest=${irq_rest#*"$nl$1 "} ;;
-		*) return 0 ;;
+# irq_key NAME sets key to NAME as irq-actions.awk writes it in a
+# variable's name: letters and digits kept, "_", ".", ":", "@" and "-"
+# as "_" and their hex code, any other character "__".
+irq_key() {
+	key=
+	key_rest=$1
+	while [ -n "$key_rest" ]; do
+		key_c=${key_rest%"${key_rest#?}"}
+		key_rest=${key_rest#?}
+		case $key_c in
+		[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789]) key=$key$key_c ;;
+		_) key=${key}_5f ;;
+		.) key=${key}_2e ;;
+		:) key=${key}_3a ;;
+		@) key=${key}_40 ;;
+		-) key=${key}_2d ;;
+		*) key=${key}__ ;;
 		esac
-		irqs=$irqs${irqs:+ }${irq_rest%%"$nl"*}
 	done
+}
+
+# irq_numbers NAME sets irqs to the numbers of the IRQs one of whose
+# action names is NAME, blank-separated, in ascending order, as the last
+# irqs_read found them.
+irq_numbers() {
+	irq_key "$1"
+	eval "irqs=\${irq${irq_gen}_$key-}"
 }
 
 # check_board refuses, with status 3, to tune a system whose root

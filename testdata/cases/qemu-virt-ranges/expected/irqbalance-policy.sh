@@ -15,7 +15,30 @@ irq=${2-}
 case $irq in
 '' | *[!0-9]*) exit 1 ;;
 esac
-names=$(BOARDC_IRQ=$irq awk -v find=names '$1 ~ /^[0-9]+:$/ {
+names=$(BOARDC_IRQ=$irq awk -v find=names '# key(s) is the action name s as the tail of a shell variable: letters
+# and digits kept, "_", ".", ":", "@" and "-" as "_" and their hex code,
+# any other character "__", which no name tune.sh looks up gives.
+function key(s,    out, c, i) {
+	out = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (index("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", c))
+			out = out c
+		else if (c in hex)
+			out = out "_" hex[c]
+		else
+			out = out "__"
+	}
+	return out
+}
+BEGIN {
+	hex["_"] = "5f"
+	hex["."] = "2e"
+	hex[":"] = "3a"
+	hex["@"] = "40"
+	hex["-"] = "2d"
+}
+$1 ~ /^[0-9]+:$/ {
 	n = $1
 	sub(/:$/, "", n)
 	if (find == "names" && n != ENVIRON["BOARDC_IRQ"])
@@ -29,11 +52,21 @@ names=$(BOARDC_IRQ=$irq awk -v find=names '$1 ~ /^[0-9]+:$/ {
 		if (a in seen)
 			continue
 		seen[a] = 1
-		if (find == "names")
+		if (find == "names") {
 			print a
+			continue
+		}
+		k = key(a)
+		if (k in nums)
+			nums[k] = nums[k] " " n
 		else
-			print a " " n
+			nums[k] = n
 	}
+}
+END {
+	if (find == "vars")
+		for (k in nums)
+			printf "%s%s=\"%s\"\n", prefix, k, nums[k]
 }' "${BOARDC_ROOT-}/proc/interrupts") || exit 1
 while IFS= read -r name; do
 	case $name in
