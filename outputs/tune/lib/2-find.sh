@@ -40,23 +40,23 @@ irqs_read() {
 	irq_phase=$phase
 }
 
-# irq_key NAME sets key to NAME as irq-actions.awk writes it in a
+# irq_key NAME sets irq_k to NAME as irq-actions.awk writes it in a
 # variable's name: letters and digits kept, "_", ".", ":", "@" and "-"
 # as "_" and their hex code, any other character "__".
 irq_key() {
-	key=
-	key_rest=$1
-	while [ -n "$key_rest" ]; do
-		key_c=${key_rest%"${key_rest#?}"}
-		key_rest=${key_rest#?}
-		case $key_c in
-		[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789]) key=$key$key_c ;;
-		_) key=${key}_5f ;;
-		.) key=${key}_2e ;;
-		:) key=${key}_3a ;;
-		@) key=${key}_40 ;;
-		-) key=${key}_2d ;;
-		*) key=${key}__ ;;
+	irq_k=
+	irq_rest=$1
+	while [ -n "$irq_rest" ]; do
+		irq_c=${irq_rest%"${irq_rest#?}"}
+		irq_rest=${irq_rest#?}
+		case $irq_c in
+		[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789]) irq_k=$irq_k$irq_c ;;
+		_) irq_k=${irq_k}_5f ;;
+		.) irq_k=${irq_k}_2e ;;
+		:) irq_k=${irq_k}_3a ;;
+		@) irq_k=${irq_k}_40 ;;
+		-) irq_k=${irq_k}_2d ;;
+		*) irq_k=${irq_k}__ ;;
 		esac
 	done
 }
@@ -66,7 +66,7 @@ irq_key() {
 # irqs_read found them.
 irq_numbers() {
 	irq_key "$1"
-	eval "irqs=\${irq${irq_gen}_$key-}"
+	eval "irqs=\${irq${irq_gen}_$irq_k-}"
 }
 
 # check_board refuses, with status 3, to tune a system whose root
