@@ -334,3 +334,73 @@ func irqsNamed(lines []string, name string) []string {
 	}
 	return out
 }
+
+// TestChannelCounts: chan_counts (lib/3-apply.sh) reads what ethtool -l
+// prints as its reader in Go does (channelCounts), in every shell here:
+// the counts above zero after "Current hardware settings:", none before
+// it, and a failure when the settings are missing.
+func TestChannelCounts(t *testing.T) {
+	t.Parallel()
+	outputs := []string{
+		"Channel parameters for eth0:\nPre-set maximums:\nRX:\t\tn/a\nTX:\t\tn/a\nOther:\t\tn/a\nCombined:\t8\nCurrent hardware settings:\nRX:\t\tn/a\nTX:\t\tn/a\nOther:\t\tn/a\nCombined:\t4\n",
+		"Channel parameters for eth1:\nPre-set maximums:\nRX:\t\t16\nTX:\t\t16\nOther:\t\t1\nCombined:\t0\nCurrent hardware settings:\nRX:\t\t8\nTX:\t\t2\nOther:\t\t1\nCombined:\t0\n",
+		"Current hardware settings:\nRX: 007\nTX: 00\nCombined: 12345678901\n",
+		"Current hardware settings:\n  RX:\t3\nRX: 4 extra\nCombined:\nTX: -1\nTX: 1x\n",
+		"Channel parameters for eth0:\nPre-set maximums:\nCombined:\t8\n",
+		"",
+	}
+	lib, err := os.ReadFile(filepath.Join("lib", "3-apply.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	driver := withAwk(t, string(lib)) + `
+for out; do
+	if chan_counts "$out"; then st=0; else st=1; fi
+	printf '%s|%s\n' "$st" "$now"
+done
+`
+	script := filepath.Join(t.TempDir(), "driver.sh")
+	if err := os.WriteFile(script, []byte(driver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, o := range outputs {
+		counts, ok := channelCounts(o)
+		st := 0
+		if !ok {
+			st = 1
+		}
+		fmt.Fprintf(&want, "%d|%s\n", st, counts)
+	}
+	for _, sh := range posixShells(t) {
+		t.Run(sh.name, func(t *testing.T) {
+			out, err := sh.command(t, script, outputs...).CombinedOutput()
+			if err != nil || string(out) != want.String() {
+				t.Errorf("%v\n%s\nwant:\n%s", err, out, want.String())
+			}
+		})
+	}
+}
+
+// channelCounts reads ethtool -l's output: after its line starting
+// "Current hardware settings:", each line whose first field is RX:, TX:
+// or Combined: and whose second is a count above zero gives "rx N", "tx
+// N" or "combined N"; ok is false when there is no such line.
+func channelCounts(out string) (counts string, ok bool) {
+	var pairs []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Current hardware settings:") {
+			ok = true
+			continue
+		}
+		f := strings.Fields(l)
+		if !ok || len(f) < 2 || strings.Trim(f[1], "0123456789") != "" || strings.Trim(f[1], "0") == "" {
+			continue
+		}
+		switch f[0] {
+		case "RX:", "TX:", "Combined:":
+			pairs = append(pairs, strings.ToLower(strings.TrimSuffix(f[0], ":"))+" "+f[1])
+		}
+	}
+	return strings.Join(pairs, " "), ok
+}

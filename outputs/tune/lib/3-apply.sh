@@ -199,7 +199,7 @@ channels() {
 		missing_item "no ethtool to set the channels of $net_desc to $1 receive, $2 transmit ($3)"
 		return 0
 	fi
-	if ! now=$(ethtool -l "$net_dev" 2>/dev/null | awk '@channels.awk@'); then
+	if ! chan_out=$(ethtool -l "$net_dev" 2>/dev/null) || ! chan_counts "$chan_out"; then
 		missing_item "ethtool -l $net_dev failed: its channels are not set ($3)"
 		return 0
 	fi
@@ -232,6 +232,44 @@ channels() {
 		changed=$((changed + 1))
 		;;
 	esac
+}
+
+# chan_counts OUTPUT sets now to the current channel counts in OUTPUT,
+# what ethtool -l prints, as "KEY COUNT" pairs (rx, tx, combined) of
+# those above zero, in its order; it fails when OUTPUT has no current
+# settings.
+chan_counts() {
+	now=
+	chan_text=$1
+	chan_cur=0
+	while IFS= read -r chan_line; do
+		case $chan_line in
+		'Current hardware settings:'*)
+			chan_cur=1
+			continue
+			;;
+		esac
+		[ "$chan_cur" = 1 ] || continue
+		set -f
+		# shellcheck disable=SC2086 # split on blanks, on purpose
+		set -- $chan_line
+		set +f
+		case ${1-} in
+		RX:) chan_key=rx ;;
+		TX:) chan_key=tx ;;
+		Combined:) chan_key=combined ;;
+		*) continue ;;
+		esac
+		case ${2-} in
+		'' | *[!0123456789]*) continue ;;
+		*[123456789]*) ;;
+		*) continue ;; # zero
+		esac
+		now="$now${now:+ }$chan_key $2"
+	done <<EOF
+$chan_text
+EOF
+	[ "$chan_cur" = 1 ]
 }
 
 # chan_same WANT NOW succeeds when every "key count" pair of WANT is in
