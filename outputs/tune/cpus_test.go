@@ -31,19 +31,15 @@ func TestShellIsAwk(t *testing.T) {
 	for _, c := range cases {
 		fmt.Fprintf(&input, "%s\n%s\n%s\n", c.op, c.a, c.b)
 	}
-	lib, err := os.ReadFile(filepath.Join("lib", "2-cpus.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The reference runs awk by its path: only the library's own calls
 	// go through the logging awk ahead of it in PATH.
-	driver := withAwk(t, string(lib)) + `
-same_ref() { BOARDC_WANT=$2 BOARDC_HAVE=$3 "$REAL_AWK" -v kind="$1" '` + awkText(t, "same") + `'; }
+	script := libDriver(t, "2-cpus.sh", `
+same_ref() { BOARDC_WANT=$2 BOARDC_HAVE=$3 "$REAL_AWK" -v kind="$1" '`+awkText(t, "same")+`'; }
 while IFS= read -r op && IFS= read -r a && IFS= read -r b; do
 	case $op in
 	mask_list)
 		mask_list "$a"
-		printf '%s|%s\n' "$cpus" "$("$REAL_AWK" -v m="$a" '` + awkText(t, "mask-list") + `')"
+		printf '%s|%s\n' "$cpus" "$("$REAL_AWK" -v m="$a" '`+awkText(t, "mask-list")+`')"
 		;;
 	cpu_at)
 		cpu_at "$a" "$b"
@@ -56,12 +52,7 @@ while IFS= read -r op && IFS= read -r a && IFS= read -r b; do
 		;;
 	esac
 done
-`
-	dir := t.TempDir()
-	script := filepath.Join(dir, "driver.sh")
-	if err := os.WriteFile(script, []byte(driver), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	for _, sh := range posixShells(t) {
 		t.Run(sh.name, func(t *testing.T) {
 			realAwk, err := exec.LookPath("awk")
@@ -275,11 +266,7 @@ func TestIRQLookup(t *testing.T) {
 	names := []string{"a.b", "a_b", "a-b", "a:b", "a@b", "a_2eb", "dpio.3", "dpio.30", "dpio", "caf", "a", "vtimer", "kvm", "x"}
 	root := t.TempDir()
 	makeTree(t, root, map[string]string{"proc/interrupts": "     CPU0 CPU1\n" + strings.Join(lines, "")})
-	lib, err := os.ReadFile(filepath.Join("lib", "2-find.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	driver := withAwk(t, string(lib)) + `
+	script := libDriver(t, "2-find.sh", `
 nl='
 '
 phase=check
@@ -289,11 +276,7 @@ for name; do
 	irq_numbers "$name"
 	printf '%s|%s\n' "$name" "$irqs"
 done
-`
-	script := filepath.Join(t.TempDir(), "driver.sh")
-	if err := os.WriteFile(script, []byte(driver), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	var want strings.Builder
 	for _, n := range names {
 		fmt.Fprintf(&want, "%s|%s\n", n, strings.Join(irqsNamed(lines, n), " "))
@@ -349,20 +332,12 @@ func TestChannelCounts(t *testing.T) {
 		"Channel parameters for eth0:\nPre-set maximums:\nCombined:\t8\n",
 		"",
 	}
-	lib, err := os.ReadFile(filepath.Join("lib", "3-apply.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	driver := withAwk(t, string(lib)) + `
+	script := libDriver(t, "3-apply.sh", `
 for out; do
 	if chan_counts "$out"; then st=0; else st=1; fi
 	printf '%s|%s\n' "$st" "$now"
 done
-`
-	script := filepath.Join(t.TempDir(), "driver.sh")
-	if err := os.WriteFile(script, []byte(driver), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	var want strings.Builder
 	for _, o := range outputs {
 		counts, ok := channelCounts(o)
@@ -403,4 +378,20 @@ func channelCounts(out string) (counts string, ok bool) {
 		}
 	}
 	return strings.Join(pairs, " "), ok
+}
+
+// libDriver writes a script of the library part lib/PART, its awk
+// programs in place, followed by body, which calls its functions, and
+// returns its path.
+func libDriver(t *testing.T, part, body string) string {
+	t.Helper()
+	lib, err := os.ReadFile(filepath.Join("lib", part))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "driver.sh")
+	if err := os.WriteFile(script, []byte(withAwk(t, string(lib))+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return script
 }
