@@ -34,10 +34,17 @@ value() {
 # gives a driver new IRQs; a lookup is then one variable, whatever the
 # number of IRQs.
 irqs_read() {
+	[ -r "$ROOT/proc/interrupts" ] || return 1
 	irq_gen=$((irq_gen + 1))
 	irq_vars=$(awk -v find=vars -v prefix="irq${irq_gen}_" '@irq-actions.awk@' "$ROOT/proc/interrupts") || return 1
 	eval "$irq_vars"
 	irq_phase=$phase
+}
+
+# irqs_current reads /proc/interrupts (irqs_read) unless this phase has,
+# since the last channel change; it fails when the file cannot be read.
+irqs_current() {
+	[ "$irq_phase" = "$phase" ] || irqs_read
 }
 
 # irq_key NAME sets irq_k to NAME as irq-actions.awk writes it in a
@@ -156,11 +163,7 @@ save() {
 # share a name, and IRQ numbers are not stable across boots or driver
 # loads.
 find_irqs() {
-	if [ "$irq_phase" != "$phase" ]; then
-		f=$ROOT/proc/interrupts
-		[ -r "$f" ] || die 5 "cannot read $f"
-		irqs_read || die 5 "cannot read $f"
-	fi
+	irqs_current || die 5 "cannot read $ROOT/proc/interrupts"
 	irq_numbers "$1"
 	if [ -z "$irqs" ]; then
 		missing_item "no IRQ named '$1' in $ROOT/proc/interrupts, skipped ($2)"

@@ -273,7 +273,7 @@ EOF
 }
 
 # chan_same WANT NOW succeeds when every "key count" pair of WANT is in
-# NOW (as the awk program in channels prints the counts of ethtool -l).
+# NOW (as chan_counts sets the counts of ethtool -l).
 chan_same() {
 	have=" $2 "
 	# shellcheck disable=SC2086 # key count pairs, split on purpose

@@ -1,8 +1,6 @@
 # irq_owned N NAME succeeds when IRQ N still has the action name NAME.
 irq_owned() {
-	if [ "$irq_phase" != "$phase" ]; then
-		[ -r "$ROOT/proc/interrupts" ] && irqs_read 2>/dev/null || return 1
-	fi
+	irqs_current 2>/dev/null || return 1
 	irq_numbers "$2"
 	for m in $irqs; do
 		[ "$m" = "$1" ] && return 0
