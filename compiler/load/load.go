@@ -53,10 +53,11 @@ type Loader struct {
 	shared *Templates
 	sums   map[string][sha256.Size]byte
 	// socDef and masterDef are #SoC and #Master, compiled with board;
-	// defaults are board's fields as a board that leaves them out has
-	// them (boardDefaults).
+	// schemaValue is the whole schema, and scope #Board's fields but soc
+	// for the boards of the shape onSoC (onSoCScope), made on first use.
 	socDef, masterDef cue.Value
-	defaults          []boardDefault
+	schemaValue       cue.Value
+	scope             *boardScope
 }
 
 // contextBudget is how many bytes of CUE source a Loader's builds share a
@@ -96,7 +97,7 @@ func (l *Loader) context() (*cue.Context, cue.Value, error) {
 		}
 		l.ctx, l.board, l.positioned, l.built = ctx, s.LookupPath(cue.MakePath(cue.Def("Board"))), cue.Value{}, 0
 		l.socDef, l.masterDef = s.LookupPath(cue.MakePath(cue.Def("SoC"))), s.LookupPath(cue.MakePath(cue.Def("Master")))
-		l.defaults = nil
+		l.schemaValue, l.scope = s, nil
 	}
 	return l.ctx, l.board, nil
 }
@@ -140,7 +141,7 @@ func (l *Loader) spendFiles(inst *build.Instance) {
 	}
 	if l.built >= contextBudget {
 		l.ctx, l.board, l.positioned = nil, cue.Value{}, cue.Value{}
-		l.socDef, l.masterDef, l.defaults = cue.Value{}, cue.Value{}, nil
+		l.socDef, l.masterDef, l.schemaValue, l.scope = cue.Value{}, cue.Value{}, cue.Value{}, nil
 	}
 }
 

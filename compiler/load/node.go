@@ -22,9 +22,6 @@ type node struct {
 	v        cue.Value
 	pos      *positions
 	fallback ir.Pos
-	// top, on a board's node, are its fields each unified with the
-	// schema's alone (Loader.loadOnSoC), which v then lacks.
-	top map[string]cue.Value
 	// src, when set (hasSrc), is the value as the user wrote it, for a
 	// v that is a part of the description unified with that part of the
 	// schema alone (loadOnSoC): for a struct or a list, the position the
@@ -57,10 +54,6 @@ func (n node) at(name string) node {
 // val returns the child at field name without a fallback position, for
 // reading its value: it saves computing the position of n.
 func (n node) val(name string) node {
-	if n.top != nil {
-		// A board's field, unified with the schema's on its own.
-		return node{v: n.top[name], pos: n.pos, src: n.v.LookupPath(n.pos.field(name)), hasSrc: true}
-	}
 	return node{v: n.v.LookupPath(n.pos.field(name)), pos: n.pos}
 }
 

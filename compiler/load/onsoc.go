@@ -29,6 +29,8 @@ type onSoC struct {
 	field *ast.Field
 	file  *ast.File
 	spec  *ast.ImportSpec
+	// fields are the board's other top-level fields, by name.
+	fields []string
 }
 
 // importOf is a package a file imports, and the spec importing it.
@@ -86,6 +88,9 @@ func (l *Loader) shapeOnSoC(inst *build.Instance) (onSoC, bool) {
 				if name != "soc" {
 					if refersTo(d.Value, "soc") {
 						return onSoC{}, false
+					}
+					if !slices.Contains(shape.fields, name) {
+						shape.fields = append(shape.fields, name)
 					}
 					continue
 				}
@@ -356,8 +361,8 @@ func refersTo(x ast.Node, name string) bool {
 // SoC, which CUE would evaluate again for each board. Only the master's
 // own position differs, which applyOnSoC takes from the SoC. With no
 // keys, the import of the SoC package goes too when nothing else of its
-// file names it.
-func (shape onSoC) mastersOf(inst *build.Instance, keys []string) *build.Instance {
+// file names it. The declarations refs (boardScope.refs) come last.
+func (shape onSoC) mastersOf(inst *build.Instance, keys []string, refs []ast.Decl) *build.Instance {
 	sel := shape.field.Value.(*ast.SelectorExpr)
 	var elts []ast.Decl
 	seen := map[string]bool{}
@@ -382,6 +387,9 @@ func (shape onSoC) mastersOf(inst *build.Instance, keys []string) *build.Instanc
 		if i == len(inst.Files)-1 && len(elts) > 0 {
 			narrowed := &ast.Field{Label: shape.field.Label, Value: ast.NewStruct(&ast.Field{Label: ast.NewIdent("masters"), Value: &ast.StructLit{Elts: elts}})}
 			nf.Decls = append(slices.Clone(nf.Decls), narrowed)
+		}
+		if i == len(inst.Files)-1 {
+			nf.Decls = append(slices.Clone(nf.Decls), refs...)
 		}
 		c.Files[i] = &nf
 	}

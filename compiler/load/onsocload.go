@@ -28,14 +28,12 @@ type socTemplate struct {
 
 // loadOnSoC loads the prepared board at path when it has the shape
 // onSoC: its SoC evaluated, validated and lowered once for every board
-// prepared with it (socTemplate), the board's own fields each unified
-// with #Board's and validated, the masters it sets fields of lowered
-// from the board's value. The result is the one LoadPartial gives by
-// unifying the whole description with #Board; the board's value is
-// evaluated all the same, without the schema, so that the masters it
-// touches are read as CUE unifies them. It reports false, having changed
-// nothing, for any other board and for one in error: LoadPartial then
-// evaluates it whole, which gives every diagnostic.
+// prepared with it (socTemplate), the board's value built with #Board's
+// fields but soc (onSoCScope) and validated, the masters it sets fields
+// of lowered from that value. The result is the one LoadPartial gives by
+// unifying the whole description with #Board. It reports false, having
+// changed nothing, for any other board and for one in error: LoadPartial
+// then evaluates it whole, which gives every diagnostic.
 func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -59,21 +57,30 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if err != nil {
 		return Partial{}, false
 	}
+	bs, err := l.onSoCScope()
+	if err != nil {
+		return Partial{}, false
+	}
+	refs, fields, ok := bs.refs(shape.fields)
+	if !ok {
+		return Partial{}, false
+	}
 	reread, enabled := tmpl.split(shape)
-	data := ctx.BuildInstance(shape.mastersOf(inst, reread))
+	data := ctx.BuildInstance(shape.mastersOf(inst, reread, refs), cue.Scope(bs.scope))
 	if data.Err() != nil {
 		return Partial{}, false
 	}
-	top, ok := l.boardFields(data)
-	if !ok {
-		return Partial{}, false
+	for _, f := range fields {
+		if data.LookupPath(cue.MakePath(cue.Str(f))).Validate(cue.Concrete(true), cue.Final()) != nil {
+			return Partial{}, false
+		}
 	}
 	soc, ok := l.applyOnSoC(tmpl, reread, enabled, data, p)
 	if !ok {
 		return Partial{}, false
 	}
 	lw := &lowerer{pos: p, onSoC: &soc}
-	b := lw.board(node{v: data, pos: p, fallback: p.dirPos(), top: top})
+	b := lw.board(node{v: data, pos: p, fallback: p.dirPos()})
 	if len(lw.diags) > 0 || len(lw.missing) > 0 {
 		return Partial{}, false
 	}
@@ -201,81 +208,4 @@ func (l *Loader) applyOnSoC(t *socTemplate, keys []string, enabled map[string]*a
 	}
 	soc.DeriveDPNIs()
 	return soc, true
-}
-
-// boardFields returns the board's fields but soc, each unified with
-// #Board's field of that name and validated, with #Board's defaults for
-// the fields the board leaves out; ok is false when a field is not
-// #Board's, is in error, or is required and missing.
-func (l *Loader) boardFields(data cue.Value) (map[string]cue.Value, bool) {
-	top := map[string]cue.Value{}
-	it, err := data.Fields()
-	if err != nil {
-		return nil, false
-	}
-	for it.Next() {
-		sel := it.Selector()
-		if !sel.IsString() {
-			return nil, false
-		}
-		name := sel.Unquoted()
-		if name == "soc" {
-			continue
-		}
-		s := l.board.LookupPath(cue.MakePath(sel))
-		if !s.Exists() {
-			s = l.board.LookupPath(cue.MakePath(sel.Optional()))
-		}
-		if !s.Exists() {
-			return nil, false
-		}
-		v := s.Unify(it.Value())
-		if v.Validate(cue.Concrete(true), cue.Final()) != nil {
-			return nil, false
-		}
-		top[name] = v
-	}
-	defaults, ok := l.boardDefaults()
-	if !ok {
-		return nil, false
-	}
-	for _, d := range defaults {
-		if _, ok := top[d.name]; ok {
-			continue
-		}
-		if !d.ok {
-			return nil, false
-		}
-		top[d.name] = d.v
-	}
-	return top, true
-}
-
-// boardDefault is a regular field of #Board but soc, as a board that
-// leaves it out has it, and whether that is concrete and valid.
-type boardDefault struct {
-	name string
-	v    cue.Value
-	ok   bool
-}
-
-// boardDefaults returns #Board's regular fields but soc, listed and
-// validated once per context; ok is false when they cannot be listed.
-func (l *Loader) boardDefaults() ([]boardDefault, bool) {
-	if l.defaults != nil {
-		return l.defaults, true
-	}
-	it, err := l.board.Fields(cue.Optional(true))
-	if err != nil {
-		return nil, false
-	}
-	l.defaults = []boardDefault{}
-	for it.Next() {
-		name := it.Selector().Unquoted()
-		if name == "soc" || it.IsOptional() {
-			continue
-		}
-		l.defaults = append(l.defaults, boardDefault{name, it.Value(), it.Value().Validate(cue.Concrete(true), cue.Final()) == nil})
-	}
-	return l.defaults, true
 }

@@ -54,12 +54,21 @@ var bspModule = map[string]string{
 	"buses/board.cue":      board("buses", "soc: buses: soc: addressBits: 40\n"),
 	"undeclared/board.cue": board("undeclared", "soc: masters: dma9: enabled: false\n"),
 	"onr/board.cue":        onSoCPackage(board("onr", ""), "r"),
-	"a/board.cue":          board("a", ""),
-	"b/board.cue":          board("b", "memory: [{base: 0x4000_0000, size: 0x8000_0000}]\n"),
-	"conflict/board.cue":   board("conflict", "soc: masters: dma0: bus: \"other\"\n"),
-	"syntax/board.cue":     "package syntax\n\nname: \"syntax\"\nsoc: {\n",
-	"missing/board.cue":    strings.Replace(board("missing", ""), "example.com/bsp/soc/s", "example.com/bsp/soc/none", 1),
-	"onbroken/board.cue":   onSoCPackage(board("onbroken", ""), "broken"),
+	// #Board's fields on a board of the shape onSoC: optional ones set, a
+	// field #Board does not have, one it closes, one of the wrong type,
+	// one not concrete, and a required one left out.
+	"opt/board.cue":      board("opt", "kernel: \"6.12\"\ndts: \"arch/arm64/boot/dts/v/opt.dts\"\nwaivers: []\nschema: 2\n"),
+	"stray/board.cue":    board("stray", "extra: 1\n"),
+	"closed/board.cue":   board("closed", "policy: bogus: 1\n"),
+	"typed/board.cue":    board("typed", "model: 5\n"),
+	"vague/board.cue":    board("vague", "model: string\n"),
+	"noname/board.cue":   strings.Replace(board("noname", ""), "name: \"noname\"\n", "", 1),
+	"a/board.cue":        board("a", ""),
+	"b/board.cue":        board("b", "memory: [{base: 0x4000_0000, size: 0x8000_0000}]\n"),
+	"conflict/board.cue": board("conflict", "soc: masters: dma0: bus: \"other\"\n"),
+	"syntax/board.cue":   "package syntax\n\nname: \"syntax\"\nsoc: {\n",
+	"missing/board.cue":  strings.Replace(board("missing", ""), "example.com/bsp/soc/s", "example.com/bsp/soc/none", 1),
+	"onbroken/board.cue": onSoCPackage(board("onbroken", ""), "broken"),
 	// Files cue/load decodes before it parses them, which Prepare
 	// leaves it to read (inputChecker.parse): a byte-order mark, and a
 	// byte that is no UTF-8.
@@ -128,12 +137,12 @@ func TestPrepareChangesNoResult(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
-	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "onen", "onenp", "onuse", "bom", "latin", "syntax", "missing", "onbroken", "two"}
-	const loads = 17 // the boards before syntax load
+	names := []string{"a", "b", "conflict", "on", "refers", "pattern", "buses", "undeclared", "onr", "onpat", "onrd", "onal", "onen", "onenp", "onuse", "bom", "latin", "opt", "stray", "closed", "typed", "vague", "noname", "syntax", "missing", "onbroken", "two"}
+	const loads = 23 // the boards before syntax load
 	// The boards the SoC is lowered once for: the others are evaluated
 	// whole.
-	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true, "onen": true, "onenp": true, "onuse": true, "bom": true, "latin": true}
-	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true, "onen": true, "two": true}
+	onSoC := map[string]bool{"a": true, "b": true, "conflict": true, "on": true, "undeclared": true, "onpat": true, "onrd": true, "onen": true, "onenp": true, "onuse": true, "bom": true, "latin": true, "opt": true, "stray": true, "closed": true, "typed": true, "vague": true, "noname": true}
+	inError := map[string]bool{"conflict": true, "undeclared": true, "syntax": true, "missing": true, "onbroken": true, "onen": true, "two": true, "stray": true, "closed": true, "typed": true, "vague": true, "noname": true}
 	// The boards whose masters take the lowered SoC's with only enabled
 	// changed (socTemplate.split).
 	enabledOnly := map[string]bool{"onpat": true, "onuse": true}
