@@ -103,6 +103,28 @@ func oneLine(s string) string {
 // isPlain reports whether s is printable ASCII or tabs, which every policy
 // keeps as it is.
 func isPlain(s string) bool {
+	// Eight bytes at a time: a word none of whose bytes is 0x7f or
+	// more, or below 0x20, is plain; one that may hold a tab is looked
+	// at byte by byte.
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// x+1 per byte carries into the high bit for 0x7f; x-0x20 per
+		// byte borrows into it below 0x20 (no byte has its high bit
+		// set by then, so neither crosses into the next byte).
+		if x&highs != 0 || (x+ones)&highs != 0 || (x-0x20*ones)&^x&highs != 0 {
+			if !plainBytes(s[i : i+8]) {
+				return false
+			}
+		}
+	}
+	return plainBytes(s[i:])
+}
+
+// plainBytes is isPlain one byte at a time.
+func plainBytes(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; (c < 0x20 && c != '\t') || c >= 0x7f {
 			return false

@@ -316,6 +316,8 @@ func (p *Printer) Comment(indent string, v ...any) {
 		text string
 		code bool
 		o    Origin
+		// safe is text made safe for the comment, when computed.
+		safe string
 	}
 	var paras []para
 	for _, x := range v {
@@ -336,12 +338,28 @@ func (p *Printer) Comment(indent string, v ...any) {
 	col := 8 * strings.Count(indent, "\t")
 	if len(paras) == 1 && !paras[0].code {
 		text := l.comment(paras[0].text)
-		one := l.prefix + " " + text
+		paras[0].safe = text
+		// One line: the prefix (or the opening and the closing, both
+		// ASCII), a space and the text.
+		open, end, n := l.prefix, "", 0
 		if l.open != "" {
-			one = l.open + " " + text + " " + strings.TrimSpace(l.close)
+			open, end = l.open, strings.TrimSpace(l.close)
+			n = 1 + len(end)
 		}
-		if l.width == 0 || col+utf8.RuneCountInString(one) <= l.width {
-			p.write(indent+one, all.merge(paras[0].o))
+		n += col + len(open) + 1 + utf8.RuneCountInString(text)
+		if l.width == 0 || n <= l.width {
+			first := p.lines + 1
+			p.buf.WriteString(indent)
+			p.buf.WriteString(open)
+			p.buf.WriteByte(' ')
+			p.buf.WriteString(text)
+			if end != "" {
+				p.buf.WriteByte(' ')
+				p.buf.WriteString(end)
+			}
+			p.buf.WriteByte('\n')
+			p.lines++
+			p.annotate(first, p.lines, all.merge(paras[0].o))
 			return
 		}
 	}
@@ -364,13 +382,22 @@ func (p *Printer) Comment(indent string, v ...any) {
 		}
 		// Wrap at the width: each line holds the indent, the prefix, a
 		// space and words.
+		room := l.width - col - len(l.prefix) - 1
+		text := para.safe
+		if text == "" {
+			text = l.comment(para.text)
+		}
+		if isPlain(text) {
+			line = c.wrapPlain(text, room, o, line)
+			continue
+		}
 		// n counts the runes of line, which is built in place rather
 		// than by a new string for every word, in one buffer for every
 		// line.
 		n := 0
-		for word := range strings.FieldsSeq(l.comment(para.text)) {
+		for word := range strings.FieldsSeq(text) {
 			w := utf8.RuneCountInString(word)
-			if n > 0 && col+len(l.prefix)+1+n+1+w > l.width {
+			if n > 0 && n+1+w > room {
 				c.line(string(line), o)
 				line, n = line[:0], 0
 			}
@@ -387,6 +414,63 @@ func (p *Printer) Comment(indent string, v ...any) {
 		}
 	}
 	c.End()
+}
+
+// wrapPlain writes text, printable ASCII and tabs already made safe for
+// the comment, as lines of its words separated by one space, each at most
+// room bytes where its words allow; it returns buf, a buffer for a line
+// whose words text separates otherwise. A line of words a single space
+// apart in text is written from text as it is. The language's comment is
+// not applied to the lines again: a run of words of text is as safe as
+// text (TestWrapPlain).
+func (c *Block) wrapPlain(text string, room int, o Origin, buf []byte) []byte {
+	blank := func(b byte) bool { return b == ' ' || b == '\t' }
+	i := 0
+	for {
+		for i < len(text) && blank(text[i]) {
+			i++
+		}
+		if i == len(text) {
+			return buf
+		}
+		start, end, n, single := i, i, 0, true
+		for i < len(text) {
+			j := i
+			for j < len(text) && !blank(text[j]) {
+				j++
+			}
+			if n > 0 && n+1+j-i > room {
+				break
+			}
+			if n > 0 {
+				n++
+				single = single && i == end+1 && text[end] == ' '
+			}
+			n += j - i
+			end = j
+			for i = j; i < len(text) && blank(text[i]); i++ {
+			}
+		}
+		s := text[start:end]
+		if !single {
+			buf = buf[:0]
+			for k := start; k < end; k++ {
+				if !blank(text[k]) {
+					buf = append(buf, text[k])
+				} else if !blank(text[k-1]) {
+					buf = append(buf, ' ')
+				}
+			}
+			s = string(buf)
+		}
+		c.p.buf.WriteString(c.indent)
+		c.p.buf.WriteString(c.p.lang.prefix)
+		c.p.buf.WriteByte(' ')
+		c.p.buf.WriteString(s)
+		c.p.buf.WriteByte('\n')
+		c.p.lines++
+		c.p.annotate(c.p.lines, c.p.lines, o)
+	}
 }
 
 // File returns the printed file at path.

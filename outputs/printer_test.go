@@ -1,8 +1,10 @@
 package outputs_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -160,4 +162,66 @@ func TestPrinterPanics(t *testing.T) {
 			f()
 		}()
 	}
+}
+
+// TestCommentWrap: a C comment of random text, at any indent, is its
+// text made safe (as a DTS comment, which never wraps, shows it) on one
+// line when it fits in 80 columns, and otherwise its words a space apart,
+// as many on each line as fit (a longer word alone); no line holds a
+// control character. The text mixes words, runs of blanks, tabs,
+// non-ASCII letters and spaces, control bytes at every offset, and what
+// the comment policy rewrites ("*/", "??/").
+func TestCommentWrap(t *testing.T) {
+	pool := []string{"a", "word", "longerword", strings.Repeat("x", 90), " ", "  ", "\t", " \t ",
+		"ü", "日本語", "\u00a0", "\u2003", "*/", "/*", "??/", "a\x00b", "\x1f", "\x7f", "\xff", "\n", "é"}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		var b strings.Builder
+		for range rnd.IntN(60) {
+			b.WriteString(pool[rnd.IntN(len(pool))])
+		}
+		text := b.String()
+		indent := strings.Repeat("\t", rnd.IntN(4))
+		d := outputs.NewPrinter(outputs.DTS)
+		d.Comment("", text)
+		safe := strings.TrimSuffix(strings.TrimPrefix(d.String(), "/* "), " */\n")
+		for _, c := range []byte(safe) {
+			if c < 0x20 && c != '\t' || c == 0x7f {
+				t.Fatalf("case %d: %q: the comment holds %#x", i, text, c)
+			}
+		}
+		p := outputs.NewPrinter(outputs.C)
+		p.Comment(indent, text)
+		if got, want := p.String(), wrapped(indent, safe); got != want {
+			t.Fatalf("case %d: %q at indent %d:\ngot:\n%s\nwant:\n%s", i, text, len(indent), got, want)
+		}
+	}
+}
+
+// wrapped is the C comment of the safe text at indent: one line when it
+// fits in 80 columns (a tab is 8), else its words, a space apart, as many
+// on a line as fit.
+func wrapped(indent, safe string) string {
+	col := 8 * len(indent)
+	if col+utf8.RuneCountInString("/* "+safe+" */") <= 80 {
+		return indent + "/* " + safe + " */\n"
+	}
+	out := indent + "/*\n"
+	var line []string
+	n := 0
+	for _, w := range strings.Fields(safe) {
+		if n > 0 && col+3+n+1+utf8.RuneCountInString(w) > 80 {
+			out += indent + " * " + strings.Join(line, " ") + "\n"
+			line, n = nil, 0
+		}
+		if n > 0 {
+			n++
+		}
+		line = append(line, w)
+		n += utf8.RuneCountInString(w)
+	}
+	if n > 0 {
+		out += indent + " * " + strings.Join(line, " ") + "\n"
+	}
+	return out + indent + " */\n"
 }
