@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/mod/modfile"
 )
@@ -26,23 +25,30 @@ const MaxInput = 16 << 20
 // bytes. It only stats the file: a FIFO, a device or a socket would block
 // or never end when read, and /dev/zero has no end.
 func checkInput(path string) string {
+	_, why := statInput(path)
+	return why
+}
+
+// statInput is checkInput, with the file's information when it can be
+// an input.
+func statInput(path string) (fs.FileInfo, string) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return describeStatErr(err)
+		return nil, describeStatErr(err)
 	}
 	switch m := fi.Mode(); {
 	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO, not a regular file: boardc reads only regular .cue files"
+		return nil, "a FIFO, not a regular file: boardc reads only regular .cue files"
 	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "a device, not a regular file: boardc reads only regular .cue files"
+		return nil, "a device, not a regular file: boardc reads only regular .cue files"
 	case m&fs.ModeSocket != 0:
-		return "a socket, not a regular file: boardc reads only regular .cue files"
+		return nil, "a socket, not a regular file: boardc reads only regular .cue files"
 	case !m.IsRegular():
-		return "not a regular file: boardc reads only regular .cue files"
+		return nil, "not a regular file: boardc reads only regular .cue files"
 	case fi.Size() > MaxInput:
-		return fmt.Sprintf("%d bytes, more than the %d MiB boardc reads of a .cue file", fi.Size(), MaxInput>>20)
+		return nil, fmt.Sprintf("%d bytes, more than the %d MiB boardc reads of a .cue file", fi.Size(), MaxInput>>20)
 	}
-	return ""
+	return fi, ""
 }
 
 // checkInputs checks, before CUE opens any of them, every .cue file CUE
@@ -67,10 +73,12 @@ type inputChecker struct {
 	mod  *dirCheck
 	dirs map[string]*dirCheck
 	// parsed, when not nil, keeps every file that passed the check
-	// parsed whole, as cue/load parses it (overlay), and sums a digest
-	// of its content.
+	// parsed whole, as cue/load parses it (parseFile), and sums a digest
+	// of its content; files keeps what was read of each input file, and
+	// the directories their entries (checkedFS).
 	parsed map[string]*ast.File
 	sums   map[string][sha256.Size]byte
+	files  map[string]*readFile
 	// syntax is how cue/load parses the module's files, ok false when
 	// it is not known.
 	syntax struct {
@@ -87,6 +95,16 @@ type dirCheck struct {
 	imports   []string
 	// files are the directory's input files.
 	files []string
+	// entries are the directory's, when c keeps files and it was read
+	// without error.
+	entries []fs.DirEntry
+}
+
+// readFile is an input file as the check found it: its information
+// and, once parsed, its content.
+type readFile struct {
+	info fs.FileInfo
+	data []byte
 }
 
 // newInputChecker returns an inputChecker for the module rooted at root
@@ -112,6 +130,9 @@ func (c *inputChecker) check(dir string) (file, why string) {
 			}
 		}
 		return "", ""
+	}
+	if c.parsed != nil && c.files == nil {
+		c.files = map[string]*readFile{}
 	}
 	if c.mod == nil {
 		c.mod = &dirCheck{}
@@ -162,17 +183,24 @@ func (c *inputChecker) dir(d string) *dirCheck {
 	}
 	r := &dirCheck{}
 	c.dirs[d] = r
-	entries, _ := os.ReadDir(d) // CUE reports what it cannot read
+	entries, err := os.ReadDir(d) // CUE reports what it cannot read
+	if err == nil && c.parsed != nil {
+		r.entries = entries
+	}
 	for _, e := range entries {
 		if !isInput(e.Name()) {
 			continue
 		}
 		path := filepath.Join(d, e.Name())
-		if why := checkInput(path); why != "" {
+		fi, why := statInput(path)
+		if why != "" {
 			r.file, r.why, r.imports = path, why, nil
 			return r
 		}
 		r.files = append(r.files, path)
+		if c.parsed != nil {
+			c.files[path] = &readFile{info: fi}
+		}
 		if f := c.parse(path); f != nil {
 			r.imports = append(r.imports, importedDirs(f, c.root, c.module)...)
 			continue
@@ -199,6 +227,7 @@ func (c *inputChecker) parse(path string) *ast.File {
 		return nil
 	}
 	c.parsed[path] = f
+	c.files[path].data = data
 	if c.sums == nil {
 		c.sums = map[string][sha256.Size]byte{}
 	}
@@ -230,17 +259,15 @@ func (c *inputChecker) packageOf(dir string) string {
 	return pkg
 }
 
-// overlay returns the files c kept parsed as cue/load's overlay, under
-// which cue/load reads and parses none of them again.
-func (c *inputChecker) overlay() map[string]load.Source {
-	if len(c.parsed) == 0 {
-		return nil
+// parseFile is cue/load's parser (load.Config.ParseFile): a file c kept
+// parsed, of the same content and parsed alike, is not parsed again.
+func (c *inputChecker) parseFile(name string, src any, cfg parser.Config) (*ast.File, error) {
+	if b, ok := src.([]byte); ok && c.syntax.ok && cfg == c.syntax.cfg {
+		if f, rf := c.parsed[name], c.files[name]; f != nil && rf != nil && bytes.Equal(b, rf.data) {
+			return f, nil
+		}
 	}
-	o := make(map[string]load.Source, len(c.parsed))
-	for path, f := range c.parsed {
-		o[path] = load.FromFile(f)
-	}
-	return o
+	return parser.ParseFile(name, src, cfg)
 }
 
 // cueSyntax returns how cue/load parses the files of a module whose

@@ -64,10 +64,10 @@ func (l *Loader) Prepare(paths []string) {
 		if len(args) < 2 {
 			continue
 		}
-		// The files the check read go to cue/load parsed, which then
-		// neither reads nor parses them again (it parsed each twice, a
-		// tenth of a BSP's CPU).
-		insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), Overlay: c.overlay()})
+		// What the check read goes to cue/load, which then neither
+		// reads nor parses it again (it parsed each file twice, a tenth
+		// of a BSP's CPU, and read each board's directory three times).
+		insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), FS: checkedFS{c}, ParseFile: c.parseFile})
 		maps.Copy(l.sums, c.sums)
 		if len(insts) != len(args) {
 			continue

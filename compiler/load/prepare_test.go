@@ -1,6 +1,7 @@
 package load
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -248,10 +249,12 @@ func diagText(ds diag.List) string {
 	return s.String()
 }
 
-// TestPrepareOverlay checks that the files Prepare's input check parses
-// are the syntax cue/load builds the instances from, and that the files
-// cue/load would decode first, or could not parse, are left to it.
-func TestPrepareOverlay(t *testing.T) {
+// TestPrepareFS checks that the files Prepare's input check parses are
+// the syntax cue/load builds the instances from, read from what the
+// check kept (checkedFS): with a board's file and its SoC's file gone from
+// the disk, cue/load still lists and reads them. The files cue/load would
+// decode first, or could not parse, are left to it.
+func TestPrepareFS(t *testing.T) {
 	t.Setenv("CUE_REGISTRY", "none")
 	root := t.TempDir()
 	writeTree(t, root, bspModule)
@@ -278,12 +281,23 @@ func TestPrepareOverlay(t *testing.T) {
 			t.Errorf("packageOf(%s) = %q, want %q", n, got, want)
 		}
 	}
-	insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), Overlay: c.overlay()})
+	for _, f := range []string{"a/board.cue", "soc/s/s.cue"} {
+		if err := os.Remove(filepath.Join(root, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insts := load.Instances(args, &load.Config{Dir: root, Registry: registry(), FS: checkedFS{c}, ParseFile: c.parseFile})
 	if len(insts) != len(args) || len(insts[0].Files) != 1 || len(insts[0].Imports) != 1 {
 		t.Fatalf("cue/load gave %d instances for %d packages", len(insts), len(args))
 	}
+	if err := insts[0].Err; err != nil {
+		t.Fatalf("a: %v", err)
+	}
 	if insts[0].Files[0] != kept("a/board.cue") || insts[0].Imports[0].Files[0] != kept("soc/s/s.cue") {
 		t.Errorf("cue/load parsed a/board.cue or its SoC's file again")
+	}
+	if got, want := insts[0].Files[0].Filename, filepath.Join(root, "a/board.cue"); got != want {
+		t.Errorf("a's file is named %q, want %q", got, want)
 	}
 }
 
