@@ -17,6 +17,7 @@ var stages = map[string]int{
 	"internal/benchcpu":    0,
 	"internal/testtool":    0,
 	"internal/groundtruth": 0,
+	"internal/plainfile":   0,
 	"compiler/ir":          1,
 	"compiler/kernel":      1,
 	"compiler/basetree":    1,

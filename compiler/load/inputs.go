@@ -14,6 +14,8 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/mod/modfile"
+
+	"boardc.dev/boardc/internal/plainfile"
 )
 
 // MaxInput is the largest .cue file boardc reads, in bytes. The largest
@@ -218,7 +220,7 @@ func (c *inputChecker) parse(path string) *ast.File {
 	if c.parsed == nil || !c.syntax.ok {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := plainfile.ReadFile(path)
 	if err != nil || !utf8.Valid(data) || bytes.HasPrefix(data, []byte("\uFEFF")) {
 		return nil
 	}

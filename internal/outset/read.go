@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+
+	"boardc.dev/boardc/internal/plainfile"
 )
 
 // ErrNotRegular is what ReadOutput returns for an entry of an output set
@@ -42,7 +44,7 @@ func readOutput(path string, size int) ([]byte, error) {
 	case size >= 0 && fi.Size() != int64(size):
 		return nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
+	f, err := plainfile.Open(path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -51,12 +53,6 @@ func readOutput(path string, size int) ([]byte, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrNotRegular}
 	}
-	// Room for the whole file and a read that finds its end, in one
-	// allocation, where io.ReadAll grows from 512 bytes.
-	var b bytes.Buffer
-	b.Grow(int(fi.Size()) + bytes.MinRead)
-	if _, err := b.ReadFrom(f); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	// Room for the whole file and a read that finds its end.
+	return plainfile.ReadAll(f, int(fi.Size()))
 }
