@@ -473,6 +473,11 @@ func (c *Block) wrapPlain(text string, room int, o Origin, buf []byte) []byte {
 	}
 }
 
+// Grow makes room for about n more bytes, for an emitter that knows how
+// long its file about is: a buffer grown by doubling allocates and copies
+// the file about twice over.
+func (p *Printer) Grow(n int) { p.buf.Grow(n) }
+
 // File returns the printed file at path.
 func (p *Printer) File(path string) File {
 	return File{Path: path, Data: p.buf.Bytes(), Annotations: p.anns}

@@ -87,6 +87,7 @@ func (g *gen) guard() string { return strings.ToUpper(g.p) + "_H" }
 // header returns boardc_<board>.h.
 func (g *gen) header() outputs.File {
 	w := outputs.NewPrinter(outputs.C)
+	w.Grow(4<<10 + 256*len(g.caps)) // the in-tree boards' headers
 	w.P("/* SPDX-License-Identifier: GPL-2.0 */")
 	g.banner(w)
 	w.P()

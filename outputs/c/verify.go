@@ -27,6 +27,7 @@ func (g *gen) verifyKbuild() outputs.File {
 func (g *gen) verify() outputs.File {
 	b := g.b
 	w := outputs.NewPrinter(outputs.C)
+	w.Grow(10<<10 + 400*len(b.SoC.Masters)) // the in-tree boards' verifiers
 	w.P("// SPDX-License-Identifier: GPL-2.0")
 	desc := outputs.T(outputs.BoardText(b), ": runtime verifier.")
 	w.Comment("", outputs.GeneratedNotice, desc,
