@@ -63,10 +63,18 @@ func (l *Loader) onSoCScope() (*boardScope, error) {
 			if name == "soc" {
 				continue
 			}
-			if _, seen := bs.fields[name]; !seen && bf.Constraint == token.ILLEGAL {
+			if refersWithin(bf.Value, s) {
+				// Apart from the board's value, it would see #Board's
+				// field, not the board's.
+				return nil, fmt.Errorf("embedded schema: #Board's field %s refers to another of its fields", name)
+			}
+			// A required field (name!) is referenced as a regular one:
+			// a board that leaves it out is then not concrete there.
+			regular := bf.Constraint != token.OPTION
+			if regular && !bs.fields[name] {
 				bs.order = append(bs.order, name)
 			}
-			bs.fields[name] = bs.fields[name] || bf.Constraint == token.ILLEGAL
+			bs.fields[name] = bs.fields[name] || regular
 			elts = append(elts, &ast.Field{Label: ast.NewIdent(name), Value: bf.Value})
 		}
 	}
@@ -91,6 +99,19 @@ func (l *Loader) onSoCScope() (*boardScope, error) {
 	}
 	l.scope = bs
 	return bs, nil
+}
+
+// refersWithin reports whether x refers to a field of the struct s (the
+// parser resolved every identifier to the scope declaring it).
+func refersWithin(x ast.Node, s *ast.StructLit) bool {
+	found := false
+	ast.Walk(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Scope == ast.Node(s) {
+			found = true
+		}
+		return !found
+	}, nil)
+	return found
 }
 
 // refs returns the declarations name: #boardc.board.name for the fields

@@ -8,6 +8,7 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/parser"
 	"github.com/google/go-cmp/cmp"
 
 	"boardc.dev/boardc/compiler/diag"
@@ -342,5 +343,26 @@ func TestShareTemplates(t *testing.T) {
 	}
 	if tmpls[2] == tmpls[0] || tmpls[2].soc.Masters[0].DMABits != 40 {
 		t.Errorf("after the SoC's source changed, a Loader took the template of the old source")
+	}
+}
+
+// TestRefersWithin: a field of #Board that refers to another of its
+// fields is found (onSoCScope then refuses the schema, which the boards
+// on their SoC would otherwise read apart from the board's values); one
+// referring to a top-level definition or within a struct of its own is
+// not.
+func TestRefersWithin(t *testing.T) {
+	f, err := parser.ParseFile("s.cue", "#X: int\n#Board: {a: int, b: a + 1, c: #X, d: {e: 1, f: e}, g: [for x in [1] {x}]}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Decls[1].(*ast.Field).Value.(*ast.StructLit)
+	want := map[string]bool{"a": false, "b": true, "c": false, "d": false, "g": false}
+	for _, e := range s.Elts {
+		fl := e.(*ast.Field)
+		name, _, _ := ast.LabelName(fl.Label)
+		if got := refersWithin(fl.Value, s); got != want[name] {
+			t.Errorf("%s: refersWithin = %v, want %v", name, got, want[name])
+		}
 	}
 }
