@@ -53,11 +53,14 @@ type Loader struct {
 	shared *Templates
 	sums   map[string][sha256.Size]byte
 	// socDef and masterDef are #SoC and #Master, compiled with board;
-	// schemaValue is the whole schema, and scope #Board's fields but soc
-	// for the boards of the shape onSoC (onSoCScope), made on first use.
+	// schemaValue is the whole schema, and scope #Board's fields to
+	// build descriptions with (boardScope), made on first use.
 	socDef, masterDef cue.Value
 	schemaValue       cue.Value
 	scope             *boardScope
+	// unifyOnly, set by tests, makes Evaluate unify every description
+	// with #Board, the reference evaluateInScope is checked against.
+	unifyOnly bool
 }
 
 // contextBudget is how many bytes of CUE source a Loader's builds share a
@@ -234,10 +237,13 @@ func (l *Loader) Evaluate(path string) (*Evaluated, diag.List) {
 	if err != nil {
 		return nil, l.pathError(path, err.Error())
 	}
-	data := ctx.BuildInstance(inst)
 	// The context is let go after the build, failed or not: explaining
 	// a failure unifies in it.
 	defer l.spend(inst)
+	if v, ok := l.evaluateInScope(ctx, inst); ok {
+		return &Evaluated{inst: inst, v: v, pos: p}, nil
+	}
+	data := ctx.BuildInstance(inst)
 	if err := data.Err(); err != nil {
 		return nil, p.fromCUE(err, cue.Value{}, diag.Parse.ID)
 	}

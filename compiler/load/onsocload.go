@@ -29,7 +29,7 @@ type socTemplate struct {
 // loadOnSoC loads the prepared board at path when it has the shape
 // onSoC: its SoC evaluated, validated and lowered once for every board
 // prepared with it (socTemplate), the board's value built with #Board's
-// fields but soc (onSoCScope) and validated, the masters it sets fields
+// fields but soc (boardScope) and validated, the masters it sets fields
 // of lowered from that value. The result is the one LoadPartial gives by
 // unifying the whole description with #Board. It reports false, having
 // changed nothing, for any other board and for one in error: LoadPartial
@@ -57,11 +57,11 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if err != nil {
 		return Partial{}, false
 	}
-	bs, err := l.onSoCScope()
+	bs, err := l.boardScope()
 	if err != nil {
 		return Partial{}, false
 	}
-	refs, fields, ok := bs.refs(shape.fields)
+	refs, fields, ok := bs.refs(shape.fields, false)
 	if !ok {
 		return Partial{}, false
 	}

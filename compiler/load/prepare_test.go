@@ -347,8 +347,8 @@ func TestShareTemplates(t *testing.T) {
 }
 
 // TestRefersWithin: a field of #Board that refers to another of its
-// fields is found (onSoCScope then refuses the schema, which the boards
-// on their SoC would otherwise read apart from the board's values); one
+// fields is found (boardScope then refuses the schema, which a
+// description built with it would otherwise read apart from its values); one
 // referring to a top-level definition or within a struct of its own is
 // not.
 func TestRefersWithin(t *testing.T) {

@@ -12,15 +12,18 @@ import (
 	"boardc.dev/boardc/schema"
 )
 
-// onSoCName is the definition a board of the shape onSoC reaches #Board's
-// fields through (onSoC.mastersOf): #Board's fields but soc, each
-// regular. No CUE source can name it: the dot makes it no identifier.
-const onSoCName = "#boardc.board"
+// scopeName is the definition through which a description built in the
+// boardScope reaches #Board's fields (boardScope.refs). No CUE source can
+// name it: the dot makes it no identifier.
+const scopeName = "#boardc.board"
 
-// boardScope is #Board's fields but soc, compiled once per context for
-// the boards of the shape onSoC: scope holds the definition onSoCName, in
-// whose scope such a board is built, and fields lists them, with whether
-// #Board's field is regular (a board that leaves it out has it).
+// boardScope is #Board's fields, each regular, compiled once per context
+// as the definition scopeName of scope, in whose scope a description is
+// built with a reference to each of them among its declarations: CUE
+// then evaluates the description with the schema once, where unifying
+// the evaluated description with #Board evaluates it again (Evaluate,
+// Loader.loadOnSoC). fields lists them, with whether #Board's field is
+// regular (a board that leaves it out has it).
 type boardScope struct {
 	scope  cue.Value
 	fields map[string]bool
@@ -28,8 +31,10 @@ type boardScope struct {
 	order []string
 }
 
-// onSoCScope returns the context's boardScope, made on first use.
-func (l *Loader) onSoCScope() (*boardScope, error) {
+// boardScope returns the context's boardScope, made on first use; an
+// error when the schema's #Board is not plain fields that refer to no
+// other of its fields, which every description is then unified with.
+func (l *Loader) boardScope() (*boardScope, error) {
 	if l.scope != nil {
 		return l.scope, nil
 	}
@@ -60,9 +65,6 @@ func (l *Loader) onSoCScope() (*boardScope, error) {
 			if err != nil {
 				return nil, err
 			}
-			if name == "soc" {
-				continue
-			}
 			if refersWithin(bf.Value, s) {
 				// Apart from the board's value, it would see #Board's
 				// field, not the board's.
@@ -92,7 +94,7 @@ func (l *Loader) onSoCScope() (*boardScope, error) {
 		clearPositions(n)
 		return true
 	}, nil)
-	f.Decls[0].(*ast.Field).Label.(*ast.Ident).Name = onSoCName
+	f.Decls[0].(*ast.Field).Label.(*ast.Ident).Name = scopeName
 	bs.scope = ctx.BuildFile(f, cue.Scope(l.schemaValue))
 	if err := bs.scope.Err(); err != nil {
 		return nil, err
@@ -115,10 +117,16 @@ func refersWithin(x ast.Node, s *ast.StructLit) bool {
 }
 
 // refs returns the declarations name: #boardc.board.name for the fields
-// names of a board and every regular field of #Board, or false when one of
-// names is not #Board's.
-func (bs *boardScope) refs(names []string) ([]ast.Decl, []string, bool) {
-	all := append([]string(nil), bs.order...)
+// names of a description and every regular field of #Board, soc aside
+// unless withSoC, and the names of those fields; false when one of names
+// is not #Board's.
+func (bs *boardScope) refs(names []string, withSoC bool) ([]ast.Decl, []string, bool) {
+	var all []string
+	for _, n := range bs.order {
+		if n != "soc" || withSoC {
+			all = append(all, n)
+		}
+	}
 	for _, n := range names {
 		regular, ok := bs.fields[n]
 		if !ok {
@@ -130,7 +138,7 @@ func (bs *boardScope) refs(names []string) ([]ast.Decl, []string, bool) {
 	}
 	var decls []ast.Decl
 	for _, n := range all {
-		decls = append(decls, &ast.Field{Label: ast.NewIdent(n), Value: ast.NewSel(&ast.Ident{Name: onSoCName}, n)})
+		decls = append(decls, &ast.Field{Label: ast.NewIdent(n), Value: ast.NewSel(&ast.Ident{Name: scopeName}, n)})
 	}
 	return decls, all, true
 }
