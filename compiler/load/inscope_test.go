@@ -53,7 +53,9 @@ func TestEvaluateInScope(t *testing.T) {
 	// and what must be unified instead, each in error: a field #Board
 	// lacks, one it closes, one of the wrong type, one not concrete, a
 	// required one missing, a field from a comprehension, an optional
-	// field.
+	// field, a reference to nothing, a reference to a definition of the
+	// schema (which the description cannot see), a field a master's
+	// definition closes.
 	root := t.TempDir()
 	extra := map[string]string{
 		"defs":       "#x: 1\n_y: 2\nlet z = 3\nmodel: \"m\\(#x + _y + z)\"\nkernel: \"6.12\"\nwaivers: []\n",
@@ -65,6 +67,8 @@ func TestEvaluateInScope(t *testing.T) {
 		"optional":   "model?: \"m\"\n",
 		"dangling":   "model: undefined\n",
 		"conflicted": "name: \"other\"\n",
+		"schemaref":  "model: #Model\n",
+		"master":     "soc: masters: dma0: bogus: 1\n",
 	}
 	tree := map[string]string{}
 	for k, v := range bspModule {
@@ -75,7 +79,7 @@ func TestEvaluateInScope(t *testing.T) {
 	}
 	tree["noname/board.cue"] = strings.Replace(board("noname", ""), "name: \"noname\"\n", "", 1)
 	writeTree(t, root, tree)
-	for _, name := range []string{"a", "defs", "stray", "closed", "typed", "vague", "computed", "optional", "dangling", "conflicted", "noname"} {
+	for _, name := range []string{"a", "defs", "stray", "closed", "typed", "vague", "computed", "optional", "dangling", "conflicted", "schemaref", "master", "noname"} {
 		boards = append(boards, desc{"bsp-" + name, filepath.Join(root, name), ".", name == "a" || name == "defs"})
 	}
 	for _, b := range boards {
