@@ -31,9 +31,10 @@ type boardScope struct {
 	order []string
 }
 
-// boardScope returns the context's boardScope, made on first use; an
-// error when the schema's #Board is not plain fields that refer to no
-// other of its fields, which every description is then unified with.
+// boardScope returns the context's boardScope, made on first use from
+// the Loader's boardSyntax; an error when the schema's #Board is not
+// plain fields that refer to no other of its fields, which every
+// description is then unified with.
 func (l *Loader) boardScope() (*boardScope, error) {
 	if l.scope != nil {
 		return l.scope, nil
@@ -42,9 +43,40 @@ func (l *Loader) boardScope() (*boardScope, error) {
 	if err != nil {
 		return nil, err
 	}
-	bs := &boardScope{fields: map[string]bool{}}
+	if l.syntax == nil {
+		syn, err := parseBoardSyntax(l.schema)
+		l.syntax = &syn
+		l.syntax.err = err
+	}
+	if l.syntax.err != nil {
+		return nil, l.syntax.err
+	}
+	v := ctx.BuildFile(l.syntax.file, cue.Scope(l.schemaValue))
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	l.scope = &boardScope{scope: v, fields: l.syntax.fields, order: l.syntax.order}
+	return l.scope, nil
+}
+
+// boardSyntax is the file a boardScope is compiled from, the definition
+// scopeName, with the names of #Board's fields: made once per Loader,
+// compiled in each of its contexts. err is why it could not be made.
+type boardSyntax struct {
+	file   *ast.File
+	fields map[string]bool
+	order  []string
+	err    error
+}
+
+// parseBoardSyntax makes the boardSyntax of the schema schemaFile: a
+// regular field of #Board is #Board's (#Board.name), the value the
+// schema already evaluated; an optional one, which CUE does not let a
+// reference select, its expression, made regular.
+func parseBoardSyntax(schemaFile *ast.File) (boardSyntax, error) {
+	syn := boardSyntax{fields: map[string]bool{}}
 	var elts []ast.Decl
-	for _, d := range l.schema.Decls {
+	for _, d := range schemaFile.Decls {
 		f, ok := d.(*ast.Field)
 		if !ok {
 			continue
@@ -54,53 +86,53 @@ func (l *Loader) boardScope() (*boardScope, error) {
 		}
 		s, ok := f.Value.(*ast.StructLit)
 		if !ok {
-			return nil, fmt.Errorf("embedded schema: #Board is not a struct")
+			return syn, fmt.Errorf("embedded schema: #Board is not a struct")
 		}
 		for _, e := range s.Elts {
 			bf, ok := e.(*ast.Field)
 			if !ok {
-				return nil, fmt.Errorf("embedded schema: #Board holds a %T", e)
+				return syn, fmt.Errorf("embedded schema: #Board holds a %T", e)
 			}
 			name, _, err := ast.LabelName(bf.Label)
 			if err != nil {
-				return nil, err
+				return syn, err
 			}
 			if refersWithin(bf.Value, s) {
-				// Apart from the board's value, it would see #Board's
-				// field, not the board's.
-				return nil, fmt.Errorf("embedded schema: #Board's field %s refers to another of its fields", name)
+				// In a description built with the scope, it would see
+				// #Board's field, not the description's.
+				return syn, fmt.Errorf("embedded schema: #Board's field %s refers to another of its fields", name)
 			}
 			// A required field (name!) is referenced as a regular one:
 			// a board that leaves it out is then not concrete there.
 			regular := bf.Constraint != token.OPTION
-			if regular && !bs.fields[name] {
-				bs.order = append(bs.order, name)
+			if regular && !syn.fields[name] {
+				syn.order = append(syn.order, name)
 			}
-			bs.fields[name] = bs.fields[name] || regular
-			elts = append(elts, &ast.Field{Label: ast.NewIdent(name), Value: bf.Value})
+			syn.fields[name] = syn.fields[name] || regular
+			value := bf.Value
+			if regular {
+				value = ast.NewSel(ast.NewIdent("#Board"), name)
+			}
+			elts = append(elts, &ast.Field{Label: ast.NewIdent(name), Value: value})
 		}
 	}
 	// Printed and parsed again: the schema's identifiers are resolved in
 	// its own file, these in the schema's scope (cue.Scope).
 	text, err := format.Node(&ast.File{Decls: []ast.Decl{&ast.Field{Label: ast.NewIdent("#B"), Value: &ast.StructLit{Elts: elts}}}})
 	if err != nil {
-		return nil, err
+		return syn, err
 	}
-	f, err := parser.ParseFile(schema.Filename, text)
+	file, err := parser.ParseFile(schema.Filename, text)
 	if err != nil {
-		return nil, err
+		return syn, err
 	}
-	ast.Walk(f, func(n ast.Node) bool {
+	ast.Walk(file, func(n ast.Node) bool {
 		clearPositions(n)
 		return true
 	}, nil)
-	f.Decls[0].(*ast.Field).Label.(*ast.Ident).Name = scopeName
-	bs.scope = ctx.BuildFile(f, cue.Scope(l.schemaValue))
-	if err := bs.scope.Err(); err != nil {
-		return nil, err
-	}
-	l.scope = bs
-	return bs, nil
+	file.Decls[0].(*ast.Field).Label.(*ast.Ident).Name = scopeName
+	syn.file = file
+	return syn, nil
 }
 
 // refersWithin reports whether x refers to a field of the struct s (the

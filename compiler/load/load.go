@@ -58,6 +58,8 @@ type Loader struct {
 	socDef, masterDef cue.Value
 	schemaValue       cue.Value
 	scope             *boardScope
+	// syntax is what each context's scope is compiled from, made once.
+	syntax *boardSyntax
 	// unifyOnly, set by tests, makes Evaluate unify every description
 	// with #Board, the reference evaluateInScope is checked against.
 	unifyOnly bool
