@@ -43,12 +43,21 @@ func (l *Loader) evaluateInScope(ctx *cue.Context, inst *build.Instance) (cue.Va
 	if v.Err() != nil {
 		return cue.Value{}, false
 	}
-	for _, f := range fields {
-		if v.LookupPath(cue.MakePath(cue.Str(f))).Validate(cue.Concrete(true), cue.Final()) != nil {
-			return cue.Value{}, false
-		}
+	if !concrete(v, fields) {
+		return cue.Value{}, false
 	}
 	return v, true
+}
+
+// concrete reports whether each of v's fields names is concrete and
+// valid, as the schema's check of a description requires.
+func concrete(v cue.Value, names []string) bool {
+	for _, f := range names {
+		if v.LookupPath(cue.MakePath(cue.Str(f))).Validate(cue.Concrete(true), cue.Final()) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // plainTopLevel returns the names of the regular fields the files of

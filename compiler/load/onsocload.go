@@ -70,10 +70,8 @@ func (l *Loader) loadOnSoC(path string) (Partial, bool) {
 	if data.Err() != nil {
 		return Partial{}, false
 	}
-	for _, f := range fields {
-		if data.LookupPath(cue.MakePath(cue.Str(f))).Validate(cue.Concrete(true), cue.Final()) != nil {
-			return Partial{}, false
-		}
+	if !concrete(data, fields) {
+		return Partial{}, false
 	}
 	soc, ok := l.applyOnSoC(tmpl, reread, enabled, data, p)
 	if !ok {
